@@ -1,0 +1,65 @@
+"""Every exception gm-tags raises, and the problem record a refused ruleset carries.
+
+    GmTagsError
+    ├── RulesetError        a ruleset (or package) was refused; `.problems` lists every problem
+    ├── GameDocumentError   a game document does not fit its ruleset; `.problems` as above
+    └── SourceError         a path could not be read, or held no JSON
+
+Command refusals are not exceptions: they are receipts with a reason code (see `gm_tags.reasons`).
+Nothing a model writes raises out of `Game.apply_reply`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROOT_PATH = "(root)"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong, at a dotted JSON path written as the Engine writes it."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def join_path(parts: tuple[str | int, ...]) -> str:
+    return ".".join(str(part) for part in parts) if parts else ROOT_PATH
+
+
+class GmTagsError(Exception):
+    """Base of every error gm-tags raises."""
+
+
+class _ProblemsError(GmTagsError):
+    what = "input"
+
+    def __init__(self, problems: list[Problem], source: str | None = None) -> None:
+        self.problems = list(problems)
+        self.source = source
+        where = f" {source}" if source else ""
+        lines = "\n".join(f"  {problem}" for problem in self.problems)
+        count = len(self.problems)
+        super().__init__(
+            f"{self.what}{where} refused: {count} problem{'s' if count != 1 else ''}\n{lines}"
+        )
+
+
+class RulesetError(_ProblemsError):
+    """The ruleset was refused. Every problem found is in `problems`, none left for later."""
+
+    what = "ruleset"
+
+
+class GameDocumentError(_ProblemsError):
+    """A game document does not fit the ruleset it is played with."""
+
+    what = "game document"
+
+
+class SourceError(GmTagsError):
+    """A file or folder could not be read, or did not hold JSON."""

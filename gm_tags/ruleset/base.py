@@ -1,0 +1,108 @@
+"""Building blocks every ruleset model shares: the strict base, ids, prompt-safe text, numbers.
+
+The ruleset format is strict everywhere (an unknown key refuses the file), so every model derives
+from `Strict`. `$comment` keys are stripped before validation (see `strip_comments`), and the JSON
+Schema we publish allows them on every object, as the Engine's does.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+)
+from pydantic.alias_generators import to_camel
+
+
+def _allow_comment_in_schema(schema: dict[str, Any]) -> None:
+    schema.setdefault("properties", {})["$comment"] = {}
+
+
+class Strict(BaseModel):
+    """Frozen, unknown keys refused, JSON keys in camelCase, no silent type coercion."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+        json_schema_extra=_allow_comment_in_schema,
+    )
+
+
+class Carried(Strict):
+    """A section the page only refers to: the keys we use are checked, the rest carried as data."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def strip_comments(data: Any, *, root: bool = True) -> Any:
+    """A copy of `data` without `$comment` keys (anywhere) and `$schema` (at the root only)."""
+    if isinstance(data, dict):
+        return {
+            key: strip_comments(value, root=False)
+            for key, value in data.items()
+            if key != "$comment" and not (root and key == "$schema")
+        }
+    if isinstance(data, list):
+        return [strip_comments(item, root=False) for item in data]
+    return data
+
+
+def unsafe_reason(text: str) -> str | None:
+    """Why `text` is not prompt-safe (one line, no control characters, brackets or macro braces)."""
+    for char in text:
+        if char in "\r\n\u2028\u2029":
+            return "must be one line, found a line break"
+        if unicodedata.category(char) == "Cc":
+            return f"must not contain control characters, found U+{ord(char):04X}"
+        if char in "[]":
+            return f"cannot contain square brackets, found {char!r}"
+    if "{{" in text or "}}" in text:
+        return "cannot contain macro braces {{ or }}"
+    return None
+
+
+def _prompt_safe(text: str) -> str:
+    reason = unsafe_reason(text)
+    if reason is not None:
+        raise ValueError(f"text {reason}")
+    return text
+
+
+PROMPT_SAFE = AfterValidator(_prompt_safe)
+
+
+def length(max_length: int, min_length: int = 1) -> StringConstraints:
+    return StringConstraints(min_length=min_length, max_length=max_length)
+
+
+SheetId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+Label = Annotated[str, length(80), PROMPT_SAFE]
+Short = Annotated[str, length(8), PROMPT_SAFE]
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"expected a number, found {type(value).__name__} {value!r}")
+    return value
+
+
+Number = Annotated[int | float, PlainValidator(_number), WithJsonSchema({"type": "number"})]
+
+
+def shape(choose: Callable[[Any], str | None], expected: str) -> Discriminator:
+    """Picks a union member by the input's shape (`choose` returns a member's `Tag`, or None)."""
+    return Discriminator(
+        choose, custom_error_type="wrong_shape", custom_error_message=f"expected {expected}"
+    )

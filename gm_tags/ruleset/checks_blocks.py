@@ -1,0 +1,463 @@
+"""Import checks on the blocks beside the sheet: resolution, rests, gm, party, and the parts of
+catalogs, combat and layers our rules read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checks import Path, Reporter
+from .document import Party, RestoreStep, SheetSummary
+from .index import by_id
+from .refs import ValueRef
+from .resolution import DicePool, DiceSum
+from .sheet import (
+    BooleanColumn,
+    EnumColumn,
+    EnumField,
+    LongTextField,
+    NumberField,
+    SheetList,
+    TextColumn,
+    TextField,
+)
+
+
+class BlockChecks(Reporter):
+    def run(self) -> None:
+        self.resolution()
+        self.unique(self.ruleset.rests, ("rests",))
+        for position, rest in enumerate(self.ruleset.rests):
+            for step_position, step in enumerate(rest.restore):
+                self.rest_step(step, ("rests", position, "restore", step_position))
+            self.rest_clear(rest.clear, ("rests", position, "clear"))
+        if self.ruleset.gm.sheet_summary is not None:
+            self.summary(
+                self.ruleset.gm.sheet_summary,
+                ("gm", "sheetSummary"),
+                self.index.fields,
+                self.index.lists,
+            )
+        if self.ruleset.party is not None:
+            self.party(self.ruleset.party)
+        self.catalogs()
+        self.combat()
+        self.layers()
+
+    # resolution ---------------------------------------------------------------------------
+
+    def resolution(self) -> None:
+        resolution, index = self.ruleset.resolution, self.index
+        path: Path = ("resolution",)
+        if (
+            resolution.penalty_from is not None
+            and self.exists(
+                index.tracks, resolution.penalty_from, (*path, "penaltyFrom"), "live track"
+            )
+            and not index.tracks[resolution.penalty_from].is_wound
+        ):
+            self.report(
+                (*path, "penaltyFrom"),
+                f"{resolution.penalty_from!r} is a plain track; "
+                "penaltyFrom names a wound track (kinds with levels or boxes)",
+            )
+        if resolution.proficiency is not None:
+            at = (*path, "proficiency", "bonus")
+            self.ref(resolution.proficiency.bonus, at)
+            self.no_live_read(resolution.proficiency.bonus, at, "the proficiency bonus")
+            self.no_skill_read(resolution.proficiency.bonus, at, "the proficiency bonus")
+        if resolution.ability_modifier.op == "stepTable":
+            self.ascending(resolution.ability_modifier.table, (*path, "abilityModifier", "table"))
+        for position, adjust in enumerate(resolution.adjust or []):
+            self.ref(adjust.value, (*path, "adjust", position, "value"))
+            for ability_position, ability in enumerate(adjust.abilities or []):
+                self.exists(
+                    index.abilities,
+                    ability,
+                    (*path, "adjust", position, "abilities", ability_position),
+                    "ability",
+                )
+        if isinstance(resolution, DiceSum):
+            self.dice_sum(resolution, path)
+        else:
+            self.dice_pool(resolution, path)
+
+    def dice_sum(self, resolution: DiceSum, path: Path) -> None:
+        if resolution.spend is not None:
+            self.report(
+                (*path, "spend"),
+                "spend buys dice or successes on a pool; a dice-sum ruleset cannot use it",
+            )
+        naturals = resolution.naturals
+        if resolution.dice.count > 1 and (naturals.check != "none" or naturals.save != "none"):
+            self.report(
+                (*path, "naturals"),
+                f"naturals need a single die; this ruleset throws "
+                f"{resolution.dice.count}d{resolution.dice.sides}",
+            )
+        for name in ("skills", "saves"):
+            for position, entry in enumerate(getattr(self.ruleset.sheet, name)):
+                if entry.untrained == "harder":
+                    self.report(
+                        ("sheet", name, position, "untrained"),
+                        '"harder" moves a pool\'s '
+                        "per-die target and could never change a dice-sum roll",
+                    )
+        for position, section in enumerate(self.ruleset.sheet.sections):
+            if section.untrained == "harder":
+                self.report(
+                    ("sheet", "sections", position, "untrained"),
+                    '"harder" moves a '
+                    "pool's per-die target and could never change a dice-sum roll",
+                )
+
+    def dice_pool(self, resolution: DicePool, path: Path) -> None:
+        sides, target = resolution.die.sides, resolution.target
+        faces = {
+            ("target", "default"): target.default,
+            ("target", "min"): target.min,
+            ("target", "max"): target.max,
+        }
+        for name in ("double", "explode"):
+            rule = getattr(resolution, name)
+            if rule is not None:
+                faces[(name, "from")] = rule.from_
+                faces[(name, "min")] = rule.min
+                if rule.from_ is not None and rule.min is not None and rule.from_ < rule.min:
+                    self.report((*path, name), f"from {rule.from_} is below min {rule.min}")
+        for key, face in faces.items():
+            if face is not None and face > sides:
+                self.report((*path, *key), f"face {face} does not exist on a d{sides}")
+        if not target.min <= target.default <= target.max:
+            self.report(
+                (*path, "target"),
+                f"default {target.default} is outside min..max ({target.min}..{target.max})",
+            )
+        if resolution.pool.min > resolution.pool.max:
+            self.report((*path, "pool"), "min is above max")
+        for name in ("cancel", "botch"):
+            rule = getattr(resolution, name)
+            if rule is not None and rule.up_to >= target.min:
+                self.report(
+                    (*path, name, "upTo"),
+                    f"faces up to {rule.up_to} must be below the lowest target ({target.min})",
+                )
+        movable = target.min < target.max
+        for position, step in enumerate(resolution.difficulty_ladder):
+            if step.target is None:
+                continue
+            at = (*path, "difficultyLadder", position, "target")
+            if not movable:
+                self.report(
+                    at,
+                    "a step may name a target only where the target can move "
+                    "(target.min below target.max)",
+                )
+            elif not target.min <= step.target <= target.max:
+                self.report(at, f"target {step.target} is outside {target.min}..{target.max}")
+        self.untrained_harder(movable)
+        for position, spend in enumerate(resolution.spend or []):
+            at = (*path, "spend", position)
+            if (
+                self.exists(self.index.pools, spend.pool, (*at, "pool"), "live pool")
+                and self.index.pools[spend.pool].start == "empty"
+            ):
+                self.report(
+                    (*at, "pool"),
+                    f"pool {spend.pool!r} starts empty; a standing spend "
+                    "rule needs a pool that starts full",
+                )
+            if isinstance(spend.per_check, ValueRef):
+                self.ref(spend.per_check, (*at, "perCheck"))
+        self.unique(resolution.spend or [], (*path, "spend"), what="pool")
+        self.unique(resolution.reroll or [], (*path, "reroll"))
+
+    def untrained_harder(self, movable: bool) -> None:
+        if movable:
+            return
+        sheet = self.ruleset.sheet
+        entries = [("sections", p, e) for p, e in enumerate(sheet.sections)]
+        entries += [
+            (name, p, e) for name in ("skills", "saves") for p, e in enumerate(getattr(sheet, name))
+        ]
+        for name, position, entry in entries:
+            if entry.untrained == "harder":
+                self.report(
+                    ("sheet", name, position, "untrained"),
+                    '"harder" needs a pool target that can move (resolution.target min below max)',
+                )
+
+    # rests --------------------------------------------------------------------------------
+
+    def rest_step(self, step: RestoreStep, path: Path) -> None:
+        index, kind = self.index, step.target_kind
+        at = (*path, kind)
+        if kind == "pool":
+            self.exists(index.pools, step.pool, at, "live pool")
+        elif kind == "poolGroup":
+            groups = {pool.group: pool for pool in index.pools.values() if pool.group}
+            self.exists(groups, step.pool_group, at, "pool group")
+        elif kind == "listPools":
+            self.list_pools_step(step, path)
+        elif kind == "track":
+            self.track_step(step, path)
+        elif kind == "state" and self.exists(index.states, step.state, at, "live state"):
+            state = index.states[str(step.state)]
+            if step.by is not None:
+                self.report(
+                    (*path, "by"),
+                    "a step naming a live state only sets it: use "
+                    '"to": "default" or one of its values',
+                )
+            elif step.to != "default" and step.to not in state.values:
+                self.report(
+                    (*path, "to"),
+                    f'found {step.to!r}; a state step sets "default" or '
+                    f"one of {', '.join(state.values)}",
+                )
+        if kind != "track" and step.kind is not None:
+            self.report((*path, "kind"), "kind narrows a step naming a wound track")
+        if kind != "poolGroup" and step.shared is not None:
+            self.report((*path, "shared"), "shared belongs to a poolGroup step")
+        if kind != "state" and isinstance(step.to, str) and step.to not in {"max", "min"}:
+            self.report((*path, "to"), f'found {step.to!r}; allowed: "max", "min" or a number')
+
+    def list_pools_step(self, step: RestoreStep, path: Path) -> None:
+        at = (*path, "listPools")
+        if not self.exists(self.index.lists, step.list_pools, at, "list"):
+            return
+        sheet_list = self.index.lists[str(step.list_pools)]
+        if sheet_list.pools is None:
+            self.report(at, f"list {sheet_list.id!r} has no pools")
+            return
+        recharge_column = sheet_list.pools.recharge_column
+        columns = {c.id: c for c in sheet_list.columns}
+        column = columns.get(recharge_column) if recharge_column else None
+        for position, value in enumerate(step.recharge or []):
+            if isinstance(column, EnumColumn) and value not in column.values:
+                self.report(
+                    (*path, "recharge", position),
+                    f"{value!r} is not a value of column "
+                    f"{column.id!r} ({', '.join(column.values)})",
+                )
+
+    def track_step(self, step: RestoreStep, path: Path) -> None:
+        if not self.exists(self.index.tracks, step.track, (*path, "track"), "live track"):
+            return
+        track = self.index.tracks[str(step.track)]
+        if step.kind is not None:
+            if not track.is_wound:
+                self.report((*path, "kind"), f"kind narrows a wound track; {track.id!r} is plain")
+            else:
+                kinds = {kind.id: kind for kind in track.kinds or []}
+                self.exists(kinds, step.kind, (*path, "kind"), "kind")
+
+    def rest_clear(self, clear: Any, path: Path) -> None:
+        for position, text_id in enumerate(clear.text):
+            self.exists(self.index.text, text_id, (*path, "text", position), "live text")
+        if clear.conditions != "all":
+            for position, condition in enumerate(clear.conditions):
+                self.exists(
+                    self.index.conditions, condition, (*path, "conditions", position), "condition"
+                )
+
+    # gm and party -------------------------------------------------------------------------
+
+    def summary(
+        self,
+        summary: SheetSummary,
+        path: Path,
+        fields: dict[str, Any],
+        lists: dict[str, SheetList],
+        *,
+        derived: bool = True,
+    ) -> None:
+        for position, field_id in enumerate(summary.fields):
+            self.exists(fields, field_id, (*path, "fields", position), "field")
+        for position, derived_id in enumerate(summary.derived):
+            if derived:
+                self.exists(
+                    self.index.derived, derived_id, (*path, "derived", position), "derived value"
+                )
+            else:
+                self.report((*path, "derived", position), "a party summary has no derived values")
+        for position, entry in enumerate(summary.lists):
+            at = (*path, "lists", position)
+            if not self.exists(lists, entry.list_, (*at, "list"), "list"):
+                continue
+            columns = {c.id: c for c in lists[entry.list_].columns}
+            if self.exists(
+                columns, entry.name_column, (*at, "nameColumn"), "column"
+            ) and not isinstance(columns[entry.name_column], TextColumn | EnumColumn):
+                self.report((*at, "nameColumn"), "nameColumn must be a text or enum column")
+            for column_position, column in enumerate(entry.columns or []):
+                self.exists(columns, column, (*at, "columns", column_position), "column")
+            self.exists(columns, entry.group_by, (*at, "groupBy"), "column")
+            if (
+                entry.only_when is not None
+                and self.exists(columns, entry.only_when, (*at, "onlyWhen"), "column")
+                and not isinstance(columns[entry.only_when], BooleanColumn)
+            ):
+                self.report((*at, "onlyWhen"), "onlyWhen names a boolean column")
+
+    def party(self, party: Party) -> None:
+        path: Path = ("party",)
+        fields = by_id(party.fields)
+        self.unique([*party.fields, *party.pools], path)
+        for position, party_field in enumerate(party.fields):
+            at = (*path, "fields", position)
+            if getattr(party_field, "section", None) is not None:
+                self.report((*at, "section"), "a party sheet has no sections")
+            self.field_shape(party_field, at)
+            self.hide_when(party_field.hide_when, at, fields)
+        for position, pool in enumerate(party.pools):
+            at = (*path, "pools", position)
+            self.hide_when(pool.hide_when, at, fields)
+            reads = pool.max.kind
+            if reads == "field":
+                target = fields.get(str(pool.max.target))
+                if not isinstance(target, NumberField):
+                    self.report(
+                        (*at, "max", "field"),
+                        f"{pool.max.target!r} is not a number field of the party sheet",
+                    )
+            elif reads != "const":
+                self.report(
+                    (*at, "max"),
+                    f"a party pool's max reads a constant or a number party field, found {reads}",
+                )
+        party_lists = by_id(party.lists or [])
+        self.unique(party.lists or [], (*path, "lists"))
+        for position, party_list in enumerate(party.lists or []):
+            at = (*path, "lists", position)
+            if party_list.section is not None:
+                self.report((*at, "section"), "a party sheet has no sections")
+            self.hide_when(party_list.hide_when, at, fields)
+            self.unique(party_list.columns, (*at, "columns"))
+            for column_position, column in enumerate(party_list.columns):
+                self.field_shape(column, (*at, "columns", column_position))
+        if party.advancement is not None:
+            for position, field_id in enumerate(party.advancement.fields):
+                at = (*path, "advancement", "fields", position)
+                if self.exists(fields, field_id, at, "party field") and not isinstance(
+                    fields[field_id], NumberField | TextField | LongTextField
+                ):
+                    self.report(
+                        at,
+                        f"{field_id!r} is a {fields[field_id].type} field; "
+                        "advancement names number, text or longtext fields",
+                    )
+        if party.summary is not None:
+            self.summary(party.summary, (*path, "summary"), fields, party_lists, derived=False)
+        for position, member in enumerate(party.from_members or []):
+            at = (*path, "fromMembers", position)
+            if self.exists(fields, member.field, (*at, "field"), "party field") and not isinstance(
+                fields[member.field], NumberField
+            ):
+                self.report((*at, "field"), f"{member.field!r} is not a number field")
+            if (
+                member.sum is not None
+                and self.exists(self.index.fields, member.sum, (*at, "sum"), "character field")
+                and not isinstance(self.index.fields[member.sum], NumberField)
+            ):
+                self.report((*at, "sum"), f"{member.sum!r} is not a number field")
+
+    # sections carried as data -------------------------------------------------------------
+
+    def catalogs(self) -> None:
+        for position, catalog in enumerate(self.ruleset.catalogs or []):
+            path: Path = ("catalogs", position)
+            for feed_position, feed in enumerate(catalog.feeds):
+                party_lists = by_id(self.ruleset.party.lists or []) if self.ruleset.party else {}
+                if feed not in self.index.lists and feed not in party_lists:
+                    self.exists(self.index.lists, feed, (*path, "feeds", feed_position), "list")
+            for entry_position, entry in enumerate(catalog.entries or []):
+                for row_position, row in enumerate(entry.rows):
+                    for column, scaled in (row.scaled or {}).items():
+                        at = (
+                            *path,
+                            "entries",
+                            entry_position,
+                            "rows",
+                            row_position,
+                            "scaled",
+                            column,
+                            "from",
+                        )
+                        self.ref(scaled.from_, at)
+                        self.no_live_read(scaled.from_, at, "a catalog's scaled column")
+                        for leaf, chain in self.index.reads(scaled.from_).items():
+                            if leaf[0] == "listSum":
+                                self.report(
+                                    at,
+                                    "a catalog's scaled column cannot read a list "
+                                    f"sum, even through a derived value; it reads {chain}",
+                                )
+                                break
+
+    def combat(self) -> None:
+        combat = self.ruleset.combat
+        if combat is None:
+            return
+        health = combat.health
+        if health is not None and health.track is not None:
+            track = self.index.tracks.get(health.track)
+            if (
+                self.exists(
+                    self.index.tracks, health.track, ("combat", "health", "track"), "live track"
+                )
+                and track is not None
+                and not track.is_wound
+            ):
+                self.report(
+                    ("combat", "health", "track"),
+                    f"{health.track!r} is a plain track; "
+                    "combat health names a pool or a wound track",
+                )
+        elif health is not None and health.pool is not None:
+            self.exists(self.index.pools, health.pool, ("combat", "health", "pool"), "live pool")
+            if combat.damage_kinds is not None:
+                self.report(
+                    ("combat", "damageKinds"),
+                    "damageKinds needs health on a wound "
+                    "track; a pool of points cannot remember which points were which",
+                )
+
+    def layers(self) -> None:
+        compared = self.hide_when_values()
+        for position, layer in enumerate(self.ruleset.layers or []):
+            for removed_position, removed in enumerate(layer.remove_values or []):
+                at = ("layers", position, "removeValues", removed_position)
+                target = self.index.fields.get(removed.field)
+                if not self.exists(self.index.fields, removed.field, (*at, "field"), "field"):
+                    continue
+                if not isinstance(target, EnumField):
+                    self.report((*at, "field"), f"{removed.field!r} is not an enum field")
+                for value_position, value in enumerate(removed.values):
+                    if (removed.field, value) in compared:
+                        self.report(
+                            (*at, "values", value_position),
+                            f"a layer cannot remove "
+                            f"{value!r} from {removed.field!r}: a hideWhen compares "
+                            f"with it at {compared[(removed.field, value)]}",
+                        )
+
+    def hide_when_values(self) -> dict[tuple[str, Any], str]:
+        sheet = self.ruleset.sheet
+        found: dict[tuple[str, Any], str] = {}
+        groups: list[tuple[str, list[Any]]] = [
+            ("sheet.fields", sheet.fields),
+            ("sheet.derived", sheet.derived),
+            ("sheet.lists", sheet.lists),
+            ("sheet.live.pools", sheet.live.pools),
+            ("sheet.live.tracks", sheet.live.tracks),
+            ("sheet.live.states", sheet.live.states),
+        ]
+        for where, items in groups:
+            for position, item in enumerate(items):
+                rule = getattr(item, "hide_when", None)
+                if rule is None:
+                    continue
+                for value in rule.values:
+                    found.setdefault((rule.field, value), f"{where}.{position}.hideWhen")
+        return found

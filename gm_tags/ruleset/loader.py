@@ -1,0 +1,208 @@
+"""Loading a ruleset: a file, a package folder, JSON text or a dict in; a `Ruleset` or one
+`RulesetError` holding every problem out. Loading never half-succeeds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, ValidationError
+
+from ..errors import Problem, RulesetError, SourceError
+from .base import Carried, Strict, strip_comments
+from .capabilities import gate
+from .checks import SheetChecks
+from .checks_blocks import BlockChecks
+from .document import RulesetFile
+from .index import SheetIndex
+from .problems import problems_from
+
+RULESET_FILE = "ruleset.json"
+MANIFEST_FILE = "manifest.json"
+MAX_FILE_BYTES = 256 * 1024
+
+
+class CapabilityApi(Strict):
+    major: Literal[1]
+    minor: Annotated[int, Field(ge=0)]
+
+
+class PinnedFile(Strict):
+    path: str
+    sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    bytes: Annotated[int, Field(ge=0)]
+
+
+class Manifest(Carried):
+    """A capability package's manifest; the keys we read are checked, the rest carried."""
+
+    schema_version: Literal[1, 2]
+    capability_api: CapabilityApi
+    id: str
+    name: str
+    kind: list[str] = ["ruleset"]
+    files: list[PinnedFile] = []
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A validated, immutable ruleset and the lookups built from it once, at load."""
+
+    definition: RulesetFile
+    index: SheetIndex
+    manifest: Manifest | None = None
+    source: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+
+def load_ruleset(source: str | Path | dict[str, Any]) -> Ruleset:
+    """Load and check a ruleset from a path (file or package folder), JSON text or a dict."""
+    if isinstance(source, dict):
+        return validate(source)
+    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+        path = Path(source)
+        if path.is_dir():
+            return _load_package(path)
+        return validate(_read_json(path), source=str(path))
+    return validate(_parse(source, "<text>"), source="<text>")
+
+
+def validate(data: Any, *, source: str | None = None, manifest: Manifest | None = None) -> Ruleset:
+    """Check parsed ruleset JSON completely; raise `RulesetError` holding every problem."""
+    cleaned = strip_comments(data)
+    try:
+        definition = RulesetFile.model_validate(cleaned)
+    except ValidationError as error:
+        raise RulesetError(problems_from(error, cleaned, RulesetFile), source) from None
+    index = SheetIndex.build(definition)
+    problems: list[Problem] = []
+    for checks in (SheetChecks, BlockChecks):
+        reporter = checks(definition, index)
+        reporter.run()
+        problems.extend(reporter.problems)
+    if manifest is not None:
+        problems.extend(gate(definition, manifest.capability_api.minor, manifest.schema_version))
+    if problems:
+        raise RulesetError(problems, source)
+    return Ruleset(definition, index, manifest, source)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise SourceError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesetError(
+            [Problem("(root)", f"the file is {len(raw)} bytes; at most {MAX_FILE_BYTES}")],
+            str(path),
+        )
+    return _parse(raw, str(path))
+
+
+def _parse(raw: str | bytes, where: str) -> Any:
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SourceError(f"{where}: not JSON: {error}") from None
+
+
+def _load_package(folder: Path) -> Ruleset:
+    where = str(folder)
+    manifest_data = _read_json(folder / MANIFEST_FILE)
+    try:
+        manifest = Manifest.model_validate(strip_comments(manifest_data))
+    except ValidationError as error:
+        problems = problems_from(error, manifest_data, Manifest)
+        raise RulesetError(
+            [Problem(f"manifest.{p.path}".replace(".(root)", ""), p.message) for p in problems],
+            where,
+        ) from None
+    pinned = {entry.path: entry for entry in manifest.files}
+    problems = _check_pins(folder, pinned)
+    if RULESET_FILE not in pinned:
+        problems.append(Problem("manifest.files", f"the package must list {RULESET_FILE}"))
+    if problems:
+        raise RulesetError(problems, where)
+    data = _read_json(folder / RULESET_FILE)
+    if isinstance(data, dict):
+        data = _with_catalog_assets(folder, data, pinned)
+    return validate(data, source=where, manifest=manifest)
+
+
+def _check_pins(folder: Path, pinned: dict[str, PinnedFile]) -> list[Problem]:
+    problems = []
+    for position, (name, entry) in enumerate(pinned.items()):
+        path = folder / name
+        if not path.is_file() or folder.resolve() not in path.resolve().parents:
+            problems.append(
+                Problem(
+                    f"manifest.files.{position}.path", f"{name!r} is not a file inside the package"
+                )
+            )
+            continue
+        raw = path.read_bytes()
+        if len(raw) != entry.bytes:
+            problems.append(
+                Problem(
+                    f"manifest.files.{position}.bytes",
+                    f"declares {entry.bytes} bytes; {name} has {len(raw)}",
+                )
+            )
+        elif hashlib.sha256(raw).hexdigest() != entry.sha256:
+            problems.append(
+                Problem(
+                    f"manifest.files.{position}.sha256",
+                    f"{name} does not match its declared sha256",
+                )
+            )
+    return problems
+
+
+def _with_catalog_assets(
+    folder: Path, data: dict[str, Any], pinned: dict[str, PinnedFile]
+) -> dict[str, Any]:
+    """The ruleset with each catalog's `asset` file read in as its `entries`."""
+    catalogs = data.get("catalogs")
+    if not isinstance(catalogs, list):
+        return data
+    merged = []
+    for catalog in catalogs:
+        asset = catalog.get("asset") if isinstance(catalog, dict) else None
+        if not isinstance(asset, str):
+            merged.append(catalog)
+            continue
+        if asset != f"catalogs/{catalog.get('id')}.json" or asset not in pinned:
+            raise RulesetError(
+                [
+                    Problem(
+                        "catalogs",
+                        f"asset {asset!r} must be "
+                        f"catalogs/{catalog.get('id')}.json, listed in the "
+                        "manifest",
+                    )
+                ],
+                str(folder),
+            )
+        content = _read_json(folder / asset)
+        if not isinstance(content, dict) or content.get("catalog") != catalog.get("id"):
+            found = content.get("catalog") if isinstance(content, dict) else None
+            raise RulesetError(
+                [Problem("catalog", f'this file is for "{found}", not "{catalog.get("id")}"')],
+                str(folder / asset),
+            )
+        entry = {key: value for key, value in catalog.items() if key != "asset"}
+        entry["entries"] = content.get("entries", [])
+        merged.append(entry)
+    return {**data, "catalogs": merged}
