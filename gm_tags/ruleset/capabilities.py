@@ -193,7 +193,9 @@ def _wide_lists(ruleset: RulesetFile) -> Iterator[Path]:
 
 
 def _present(key: str) -> Callable[[RulesetFile], Iterator[Path]]:
-    return lambda ruleset: _if(getattr(ruleset, key) is not None, (key,))
+    """The top-level block `key` (its JSON name), when the file has it."""
+    name = next(n for n, info in RulesetFile.model_fields.items() if (info.alias or n) == key)
+    return lambda ruleset: _if(getattr(ruleset, name) is not None, (key,))
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -254,7 +256,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature("roll columns", 85, _roll_columns),
     Feature("clocks", 143, _present("clocks")),
     Feature("the party sheet", 144, _present("party")),
-    Feature("gmReference", 145, _present("gm_reference")),
+    Feature("gmReference", 145, _present("gmReference")),
     Feature("shared party creation (party lists, builder, fromMembers)", 163, _party_creation),
     Feature("lists of more than 12 columns", 165, _wide_lists),
     Feature("gm.opposition", 774, lambda r: _if(r.gm.opposition is not None, ("gm", "opposition"))),

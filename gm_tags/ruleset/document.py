@@ -62,6 +62,8 @@ class FractionStep(Strict):
 
 
 def _change_shape(value: Any) -> str | None:
+    if isinstance(value, ConstStep | FractionStep):
+        return "fraction" if isinstance(value, FractionStep) else "const"
     if isinstance(value, dict):
         return "fraction" if "fractionOfMax" in value else "const"
     return None

@@ -103,7 +103,7 @@ _FIELD_BY_KIND = {
 def _int_or_ref(value: Any) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return "int"
-    return "ref" if isinstance(value, dict) else None
+    return "ref" if isinstance(value, dict | ValueRef) else None
 
 
 IntOrRef = Annotated[

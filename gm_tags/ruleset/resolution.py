@@ -61,7 +61,7 @@ def _per_check_shape(value: Any) -> str | None:
         return "pool"
     if isinstance(value, int) and not isinstance(value, bool):
         return "count"
-    return "ref" if isinstance(value, dict) else None
+    return "ref" if isinstance(value, dict | ValueRef) else None
 
 
 PerCheck = Annotated[

@@ -19,7 +19,9 @@ class UntrainedBy(Strict):
 
 
 def _string_or_object(value: Any) -> str | None:
-    return "word" if isinstance(value, str) else "object" if isinstance(value, dict) else None
+    if isinstance(value, str):
+        return "word"
+    return "object" if isinstance(value, dict | UntrainedBy) else None
 
 
 Untrained = Annotated[
@@ -174,6 +176,10 @@ class SidesFromColumn(Strict):
 def _sides_shape(value: Any) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return "count"
+    if isinstance(value, SidesFromColumn):
+        return "column"
+    if isinstance(value, ValueRef):
+        return "ref"
     if isinstance(value, dict):
         return "column" if set(value) == {"column"} else "ref"
     return None
