@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -91,10 +91,10 @@ def _real_path(loc: tuple[Any, ...], data: Any, *, keep_last: bool) -> tuple[Any
     real: list[Any] = []
     node = data
     for index, part in enumerate(loc):
-        if (isinstance(node, dict) and isinstance(part, str) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        ):
-            node = node[part]
+        in_dict = isinstance(node, dict) and isinstance(part, str) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if in_dict or in_list:
+            node = cast(Any, node)[part]
             real.append(part)
         elif keep_last and index == len(loc) - 1:
             real.append(part)

@@ -1,4 +1,4 @@
-"""The ruleset fixture corpus: valid rulesets, and invalid ones with the problem each must report."""
+"""The ruleset fixture corpus: valid rulesets, and invalid ones with the problem each reports."""
 
 from __future__ import annotations
 
