@@ -1,8 +1,8 @@
 """Building blocks every ruleset model shares: the strict base, ids, prompt-safe text, numbers.
 
 The ruleset format is strict everywhere (an unknown key refuses the file), so every model derives
-from `Strict`. `$comment` keys are stripped before validation (see `strip_comments`), and the JSON
-Schema we publish allows them on every object, as the Engine's does.
+from `Strict`, which accepts `$comment` on every object (and never keeps it), as the Engine does;
+the JSON Schema we publish allows it on every object too.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
+    BeforeValidator,
+    Field,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -23,12 +25,11 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 
-def _allow_comment_in_schema(schema: dict[str, Any]) -> None:
-    schema.setdefault("properties", {})["$comment"] = {}
-
-
 class Strict(BaseModel):
-    """Frozen, unknown keys refused, JSON keys in camelCase, no silent type coercion."""
+    """Frozen, unknown keys refused, JSON keys in camelCase, no silent type coercion.
+
+    `$comment` is accepted on every object, as the Engine accepts it, and never kept.
+    """
 
     model_config = ConfigDict(
         extra="forbid",
@@ -36,8 +37,9 @@ class Strict(BaseModel):
         strict=True,
         alias_generator=to_camel,
         populate_by_name=True,
-        json_schema_extra=_allow_comment_in_schema,
     )
+
+    comment: Any = Field(default=None, alias="$comment", exclude=True, repr=False)
 
 
 class Carried(Strict):
@@ -46,17 +48,14 @@ class Carried(Strict):
     model_config = ConfigDict(extra="allow")
 
 
-def strip_comments(data: Any, *, root: bool = True) -> Any:
-    """A copy of `data` without `$comment` keys (anywhere) and `$schema` (at the root only)."""
-    if isinstance(data, dict):
-        return {
-            key: strip_comments(value, root=False)
-            for key, value in data.items()
-            if key != "$comment" and not (root and key == "$schema")
-        }
-    if isinstance(data, list):
-        return [strip_comments(item, root=False) for item in data]
-    return data
+def _without_comment(table: Any) -> Any:
+    if isinstance(table, dict) and "$comment" in table:
+        return {key: value for key, value in table.items() if key != "$comment"}
+    return table
+
+
+# A plain JSON object used as a table (value labels, an enumTable's rows): `$comment` is dropped.
+WITHOUT_COMMENT = BeforeValidator(_without_comment)
 
 
 def unsafe_reason(text: str) -> str | None:
@@ -93,6 +92,8 @@ Short = Annotated[str, length(8), PROMPT_SAFE]
 
 
 def _number(value: Any) -> int | float:
+    if type(value) is int or type(value) is float:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"expected a number, found {type(value).__name__} {value!r}")
     return value

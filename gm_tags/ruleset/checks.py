@@ -61,7 +61,9 @@ class Reporter:
     def exists(self, table: dict[str, Any], key: str | None, path: Path, what: str) -> bool:
         if key is None or key in table:
             return True
-        known = ", ".join(table) or "none declared"
+        known = ", ".join(list(table)[:12]) or "none declared"
+        if len(table) > 12:
+            known += f" and {len(table) - 12} more"
         self.report(path, f"unknown {what} {key!r}; declared: {known}")
         return False
 
@@ -201,12 +203,12 @@ class Reporter:
 
     def no_live_read(self, ref: ValueRef, path: Path, what: str) -> None:
         """VR-8: values worked out before there is a live state may not read one."""
-        for leaf, chain in self.index.reads(ref).items():
+        for leaf in self.index.leaves(ref):
             if leaf[0] in LIVE_LEAVES:
                 self.report(
                     path,
                     f"{what} is worked out before there is a live state, so it "
-                    f"cannot read it; it reads {chain}",
+                    f"cannot read it; it reads {self.index.explain(ref, leaf)}",
                 )
                 return
 
@@ -369,8 +371,9 @@ class SheetChecks(Reporter):
             self.index.states, source.live_state, (*path, "from", "liveState"), "live state"
         ):
             values = self.index.states[str(source.live_state)].values
+        offered = set(values)
         for key in derived.table:
-            if values and key not in values:
+            if offered and key not in offered:
                 self.report(
                     (*path, "table", key),
                     f"{key!r} is not a value the source can hold ({', '.join(values)})",

@@ -261,6 +261,7 @@ class Layer(Carried):
 
 
 class RulesetFile(Strict):
+    schema_url: str | None = Field(default=None, alias="$schema", exclude=True, repr=False)
     schema_version: Literal[1]
     id: RulesetId
     version: Annotated[int, Field(ge=1)]

@@ -54,8 +54,9 @@ class SheetIndex:
     conditions: dict[str, Condition]
     states: dict[str, State]
     tiers: dict[str, Any]
-    # For each derived value: every leaf it reads, with the chain of names that leads there.
-    derived_reads: dict[str, dict[Leaf, str]] = field(default_factory=dict)
+    # For each derived value: every leaf it reads, and the reference of its own that leads there
+    # (None where the derived value itself is keyed on the live state).
+    derived_reads: dict[str, dict[Leaf, ValueRef | None]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ruleset: RulesetFile) -> SheetIndex:
@@ -81,46 +82,60 @@ class SheetIndex:
                 index.derived_reads[derived.id] = index._reads_of_derived(derived)
         return index
 
-    def _reads_of_derived(self, derived: Any) -> dict[Leaf, str]:
-        reads: dict[Leaf, str] = {}
+    def _reads_of_derived(self, derived: Any) -> dict[Leaf, ValueRef | None]:
+        reads: dict[Leaf, ValueRef | None] = {}
         if isinstance(derived, EnumTableDerived) and derived.from_.live_state is not None:
-            reads[("liveState", derived.from_.live_state)] = (
-                f"the live state {derived.from_.live_state!r}"
-            )
+            reads[("liveState", derived.from_.live_state)] = None
         for ref in derived_refs(derived):
-            for leaf, chain in self.reads(ref).items():
-                reads.setdefault(leaf, chain)
+            for leaf in self.leaves(ref):
+                reads.setdefault(leaf, ref)
         return reads
 
-    def reads(self, ref: ValueRef, *, through_skills: bool = True) -> dict[Leaf, str]:
-        """Every leaf `ref` reads, through derived values (and skill caps), with how."""
+    def leaves(self, ref: ValueRef, *, through_skills: bool = True) -> list[Leaf]:
+        """Every leaf `ref` reads, through derived values and the caps of skills it reads."""
         kind, target = ref.kind, ref.target
         if kind == "derived":
-            inner = self.derived_reads.get(target, {})
-            return {
-                leaf: f"derived value {target!r}, which reads {chain}"
-                for leaf, chain in inner.items()
-            }
+            return list(self.derived_reads.get(target, {}))
         if kind == "listSum":
-            return {("listSum", target.list_): f"the list sum of {target.list_!r}"}
+            return [("listSum", target.list_)]
         if kind == "itemStat":
-            return {("itemStat", target.stat or ""): "the items a character holds"}
+            return [("itemStat", target.stat or "")]
         if kind == "const":
-            return {}
-        leaf: Leaf = (kind, str(target))
-        found = {leaf: f"{_describe(kind)} {target!r}"}
+            return []
+        found: list[Leaf] = [(kind, str(target))]
         if kind in SKILL_LEAVES and through_skills:
-            entry = (self.skills if kind == "skillMod" else self.saves).get(target)
-            if entry is not None and entry.cap is not None:
-                for inner_leaf, chain in self.reads(entry.cap, through_skills=False).items():
-                    found.setdefault(inner_leaf, f"{kind} {target!r}, whose cap reads {chain}")
+            cap = self._cap_of(kind, target)
+            if cap is not None:
+                found += self.leaves(cap, through_skills=False)
         return found
 
+    def explain(self, ref: ValueRef, leaf: Leaf) -> str:
+        """How `ref` comes to read `leaf`, for a message: the chain of names that leads there."""
+        kind, target = ref.kind, ref.target
+        if kind == "derived":
+            via = self.derived_reads.get(target, {}).get(leaf)
+            then = _describe(*leaf) if via is None else self.explain(via, leaf)
+            return f"derived value {target!r}, which reads {then}"
+        cap = self._cap_of(kind, target) if kind in SKILL_LEAVES else None
+        if cap is not None and leaf != (kind, target):
+            return f"{kind} {target!r}, whose cap reads {self.explain(cap, leaf)}"
+        if kind == "listSum":
+            return f"the list sum of {target.list_!r}"
+        return _describe(kind, target if isinstance(target, str) else "")
 
-def _describe(kind: str) -> str:
-    return {
+    def _cap_of(self, kind: str, target: str) -> ValueRef | None:
+        entry = (self.skills if kind == "skillMod" else self.saves).get(target)
+        return entry.cap if entry is not None else None
+
+
+def _describe(kind: str, target: str) -> str:
+    if kind == "itemStat":
+        return "the items a character holds"
+    words = {
         "livePool": "the live pool",
         "liveTrack": "the live track",
+        "liveState": "the live state",
+        "listSum": "the list sum of",
         "field": "field",
         "abilityScore": "ability score",
         "abilityMod": "ability modifier",
@@ -128,3 +143,4 @@ def _describe(kind: str) -> str:
         "skillMod": "skill modifier",
         "saveMod": "save modifier",
     }.get(kind, kind)
+    return f"{words} {target!r}"

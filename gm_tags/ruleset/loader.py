@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from ..errors import Problem, RulesetError, SourceError
-from .base import Carried, Strict, strip_comments
+from .base import Carried, Strict
 from .capabilities import gate
 from .checks import SheetChecks
 from .checks_blocks import BlockChecks
@@ -80,11 +80,10 @@ def load_ruleset(source: str | Path | dict[str, Any]) -> Ruleset:
 
 def validate(data: Any, *, source: str | None = None, manifest: Manifest | None = None) -> Ruleset:
     """Check parsed ruleset JSON completely; raise `RulesetError` holding every problem."""
-    cleaned = strip_comments(data)
     try:
-        definition = RulesetFile.model_validate(cleaned)
+        definition = RulesetFile.model_validate(data)
     except ValidationError as error:
-        raise RulesetError(problems_from(error, cleaned, RulesetFile), source) from None
+        raise RulesetError(problems_from(error, data, RulesetFile), source) from None
     index = SheetIndex.build(definition)
     problems: list[Problem] = []
     for checks in (SheetChecks, BlockChecks):
@@ -122,7 +121,7 @@ def _load_package(folder: Path) -> Ruleset:
     where = str(folder)
     manifest_data = _read_json(folder / MANIFEST_FILE)
     try:
-        manifest = Manifest.model_validate(strip_comments(manifest_data))
+        manifest = Manifest.model_validate(manifest_data)
     except ValidationError as error:
         problems = problems_from(error, manifest_data, Manifest)
         raise RulesetError(

@@ -111,7 +111,8 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     target = _model_in(node)
     if target is None:
         return []
-    return sorted(info.alias or name for name, info in target.model_fields.items())
+    keys = (info.alias or name for name, info in target.model_fields.items())
+    return sorted(key for key in keys if not key.startswith("$"))
 
 
 def _unwrap(tp: Any) -> tuple[Any, list[Any]]:

@@ -64,7 +64,7 @@ class ValueRef(Strict):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ValueRef:
-        named = self.kinds_named()
+        named = [kind for kind in REF_KINDS if getattr(self, _FIELD_BY_KIND[kind]) is not None]
         if len(named) != 1:
             found = ", ".join(named) if named else "none"
             raise ValueError(
@@ -74,22 +74,21 @@ class ValueRef(Strict):
             raise ValueError("read is allowed only beside liveTrack")
         return self
 
-    def kinds_named(self) -> list[str]:
-        present = self.model_fields_set
-        return [
-            kind
-            for kind in REF_KINDS
-            if _FIELD_BY_KIND[kind] in present and getattr(self, _FIELD_BY_KIND[kind]) is not None
-        ]
-
+    # Read straight from the instance dict: these run for every reference on every sheet read.
     @property
     def kind(self) -> str:
-        return self.kinds_named()[0]
+        """Which of `REF_KINDS` this reference names."""
+        values = self.__dict__
+        for name in self.__pydantic_fields_set__:
+            kind = _KIND_BY_FIELD.get(name)
+            if kind is not None and values[name] is not None:
+                return kind
+        raise AssertionError("validated to name exactly one kind")
 
     @property
     def target(self) -> Any:
         """The id (or object, for listSum and itemStat; the number, for const) it names."""
-        return getattr(self, _FIELD_BY_KIND[self.kind])
+        return self.__dict__[_FIELD_BY_KIND[self.kind]]
 
 
 _FIELD_BY_KIND = {
@@ -98,6 +97,7 @@ _FIELD_BY_KIND = {
     for kind in REF_KINDS
     if info.alias == kind
 }
+_KIND_BY_FIELD = {name: kind for kind, name in _FIELD_BY_KIND.items()}
 
 
 def _int_or_ref(value: Any) -> str | None:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, model_validator
 
-from .base import PROMPT_SAFE, Label, Number, SheetId, Short, Strict, length, shape
+from .base import PROMPT_SAFE, WITHOUT_COMMENT, Label, Number, SheetId, Short, Strict, length, shape
 from .refs import IntOrRef, StepTable, ValueRef
 
 Suggestion = Annotated[str, length(60), PROMPT_SAFE]
@@ -125,7 +125,7 @@ class _EnumShape(Strict):
     values: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=80)]], Field(min_length=1, max_length=40)
     ]
-    value_labels: dict[str, Label] | None = None
+    value_labels: Annotated[dict[str, Label], WITHOUT_COMMENT] | None = None
     default: str | None = None
 
     def label_of(self, value: str) -> str:
@@ -302,7 +302,7 @@ class EnumTableFrom(Strict):
 class EnumTableDerived(_DerivedPlace):
     op: Literal["enumTable"]
     from_: EnumTableFrom = Field(alias="from")
-    table: Annotated[dict[str, Number], Field(min_length=1, max_length=40)]
+    table: Annotated[dict[str, Number], WITHOUT_COMMENT, Field(min_length=1, max_length=40)]
     default: Number = 0
 
 
@@ -409,7 +409,7 @@ class State(Strict):
     id: SheetId
     label: Label
     values: Annotated[list[StateValue], Field(min_length=2, max_length=40)]
-    value_labels: dict[str, Label] | None = None
+    value_labels: Annotated[dict[str, Label], WITHOUT_COMMENT] | None = None
     default: str | None = None
     hide_when: HideWhen | None = None
 

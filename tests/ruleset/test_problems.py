@@ -1,0 +1,148 @@
+"""Problems are reported as a ruleset author needs them: every one, at its path, saying what was
+found and what is allowed."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from gm_tags import Problem, RulesetError, load_ruleset
+from gm_tags.ruleset.capabilities import derived_limit
+from tests.ruleset.corpus import RULESETS
+
+STORYTELLER = json.loads((RULESETS / "storyteller.json").read_text(encoding="utf-8"))
+
+
+def refused(data: dict[str, Any]) -> list[Problem]:
+    with pytest.raises(RulesetError) as error:
+        load_ruleset(data)
+    return error.value.problems
+
+
+def storyteller() -> dict[str, Any]:
+    return copy.deepcopy(STORYTELLER)
+
+
+@pytest.mark.spec("SH-13")
+def test_every_shape_problem_is_reported_in_one_pass() -> None:
+    data = storyteller()
+    data["sheet"]["abilities"][0]["max"] = "five"
+    data["sheet"]["live"]["tracks"][0]["levels"][0]["penalty"] = 2
+    data["clocks"] = {"max": 0}
+    assert refused(data) == [
+        Problem("sheet.abilities.0.max", "found 'five'; input should be a valid integer"),
+        Problem(
+            "sheet.live.tracks.0.levels.0.penalty",
+            "found 2; input should be less than or equal to 0",
+        ),
+        Problem("clocks.max", "found 0; input should be greater than or equal to 1"),
+    ]
+
+
+@pytest.mark.spec("SH-13")
+def test_an_unknown_key_is_reported_on_its_object_with_the_keys_it_takes() -> None:
+    data = storyteller()
+    data["sheet"]["live"]["pools"][1]["maximum"] = 3
+    (problem,) = refused(data)
+    assert problem.path == "sheet.live.pools.1"
+    assert problem.message.startswith("unknown key 'maximum'; this object takes: allowTemp, ")
+    assert "max," in problem.message
+
+
+def test_union_tags_never_appear_in_a_path() -> None:
+    data = storyteller()
+    data["resolution"]["die"] = {"sides": 1}
+    data["sheet"]["live"]["tracks"][1]["max"] = "ten"
+    assert refused(data) == [
+        Problem("resolution.die.sides", "found 1; input should be greater than or equal to 2"),
+        Problem(
+            "sheet.live.tracks.1.max",
+            "found 'ten'; expected a whole number or a value reference object",
+        ),
+    ]
+
+
+def test_a_missing_key_is_named_on_its_object() -> None:
+    data = storyteller()
+    del data["coverage"]["summary"]
+    assert refused(data) == [Problem("coverage", "missing required key 'summary'")]
+
+
+@pytest.mark.spec("VR-1")
+def test_cross_reference_problems_are_all_reported_together() -> None:
+    data = storyteller()
+    data["resolution"]["penaltyFrom"] = "humanity"
+    data["sheet"]["skills"][0]["ability"] = "might"
+    data["gm"]["sheetSummary"]["derived"] = ["soak", "speed"]
+    assert refused(data) == [
+        Problem(
+            "sheet.skills.0.ability",
+            "unknown ability 'might'; declared: strength, dexterity, stamina, charisma, wits",
+        ),
+        Problem(
+            "resolution.penaltyFrom",
+            "'humanity' is a plain track; penaltyFrom names a wound "
+            "track (kinds with levels or boxes)",
+        ),
+        Problem(
+            "gm.sheetSummary.derived.1", "unknown derived value 'speed'; declared: blood_max, soak"
+        ),
+    ]
+
+
+@pytest.mark.spec("VR-8")
+def test_the_live_read_refusal_names_the_value_that_reads_live_state() -> None:
+    data = storyteller()
+    data["sheet"]["derived"].append(
+        {
+            "id": "hurt",
+            "label": "Hurt",
+            "op": "sum",
+            "of": [{"liveTrack": "health", "read": "filled"}],
+        }
+    )
+    data["sheet"]["derived"].append(
+        {"id": "will_cap", "label": "Will cap", "op": "sum", "of": [{"derived": "hurt"}]}
+    )
+    data["sheet"]["live"]["pools"][1]["max"] = {"derived": "will_cap"}
+    assert refused(data) == [
+        Problem(
+            "sheet.live.pools.1.max",
+            "pool 'willpower''s max is worked out before there is a live state, so it cannot read it; "
+            "it reads derived value 'will_cap', which reads derived value 'hurt', which reads the live "
+            "track 'health'",
+        )
+    ]
+
+
+@pytest.mark.spec("SH-7")
+@pytest.mark.parametrize(
+    ("minor", "allowed"),
+    [(None, 800), (0, 60), (83, 60), (84, 120), (88, 240), (110, 240), (111, 400), (729, 800)],
+)
+def test_derived_values_allowed_by_the_declared_minor(minor: int | None, allowed: int) -> None:
+    assert derived_limit(minor) == allowed
+
+
+@pytest.mark.spec("CL-1", "PT-1", "RF-4")
+def test_a_single_file_is_not_gated() -> None:
+    data = storyteller()
+    data["clocks"] = {}
+    data["gmReference"] = "Blood heals one bashing level a turn."
+    data["sheet"]["derived"] += [
+        {"id": f"extra_{i}", "label": f"Extra {i}", "op": "sum", "of": [{"const": i}]}
+        for i in range(700)
+    ]
+    assert len(load_ruleset(data).definition.sheet.derived) == 702
+
+
+def test_comments_and_schema_are_accepted_and_dropped() -> None:
+    data = storyteller()
+    data["$schema"] = "https://example.invalid/ruleset.schema.json"
+    data["sheet"]["abilities"][0]["$comment"] = "Strength is raw power."
+    ruleset = load_ruleset(data)
+    dumped = ruleset.definition.model_dump(by_alias=True)
+    assert "$comment" not in json.dumps(dumped)
