@@ -13,11 +13,11 @@ from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
-    BeforeValidator,
-    Field,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
+    Field,
     PlainValidator,
     StringConstraints,
     WithJsonSchema,

@@ -111,9 +111,9 @@ def test_the_live_read_refusal_names_the_value_that_reads_live_state() -> None:
     assert refused(data) == [
         Problem(
             "sheet.live.pools.1.max",
-            "pool 'willpower''s max is worked out before there is a live state, so it cannot read it; "
-            "it reads derived value 'will_cap', which reads derived value 'hurt', which reads the live "
-            "track 'health'",
+            "pool 'willpower''s max is worked out before there is a live state, so it cannot "
+            "read it; it reads derived value 'will_cap', which reads derived value 'hurt', which "
+            "reads the live track 'health'",
         )
     ]
 
