@@ -40,12 +40,15 @@ def test_an_installed_copy_loads_the_grammar_from_inside_the_package(
         "import gm_tags.grammar as g, lark, pathlib; "
         "print(pathlib.Path(g.__file__).parent.parent); "
         "p = lark.Lark(g.grammar_text(), parser='lalr'); "
-        "print(p.parse('[clock: name=\"Bell\" tick=\"2\"]').children[0])"
+        'print(p.parse(\'[clock: name="Bell" tick="2"]\').children[0])'
     )
-    # Run from an empty folder with only the unpacked wheel on the path: no checkout to fall back on.
+    # Run from an empty folder, only the unpacked wheel on the path: no checkout to fall back on.
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path[:0] = [{str(site)!r}]; {probe}"],
-        cwd=tmp_path, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     where, name = result.stdout.split()
     assert Path(where) == site
