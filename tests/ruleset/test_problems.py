@@ -146,3 +146,20 @@ def test_comments_and_schema_are_accepted_and_dropped() -> None:
     ruleset = load_ruleset(data)
     dumped = ruleset.definition.model_dump(by_alias=True)
     assert "$comment" not in json.dumps(dumped)
+
+
+@pytest.mark.spec("WT-1")
+@pytest.mark.parametrize(
+    ("source", "track", "wound"),
+    [
+        ("storyteller.json", "health", True),
+        ("storyteller.json", "humanity", False),
+        ("strain-runners.json", "strain", True),
+        ("strain-runners.json", "heat", False),
+    ],
+)
+def test_a_track_with_kinds_and_levels_or_boxes_is_a_wound_track(
+    source: str, track: str, wound: bool
+) -> None:
+    ruleset = load_ruleset(RULESETS / source)
+    assert ruleset.index.tracks[track].is_wound is wound
