@@ -1,0 +1,60 @@
+"""Finding command tags in free text, in linear time.
+
+A candidate starts at `[` + a tag name + `:` (any case, white space allowed) and ends at the first
+`]`. Everything else in the reply, other square brackets included, is not a candidate and is never
+touched. A candidate with no `]` before the next `[`, a blank line or `MAX_BODY` characters is
+*unterminated*: it is still a candidate (so it becomes a refusal, never silently dropped), ending
+where the search stopped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TAG_NAMES = ("sheet", "clock", "skill_check")
+TAG_START = re.compile(r"\[[ \t]*(sheet|clock|skill_check)[ \t]*:", re.IGNORECASE)
+MAX_BODY = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A stretch of the reply that asks to be a command tag."""
+
+    name: str
+    start: int
+    end: int
+    text: str
+    closed: bool
+
+
+def scan(reply: str) -> list[Candidate]:
+    """Every command-tag candidate in `reply`, in order, none overlapping."""
+    found: list[Candidate] = []
+    resume = 0
+    for match in TAG_START.finditer(reply):
+        if match.start() < resume:
+            continue
+        end, closed = _end_of(reply, match.end())
+        found.append(
+            Candidate(
+                match.group(1).lower(), match.start(), end, reply[match.start() : end], closed
+            )
+        )
+        resume = end
+    return found
+
+
+def _end_of(reply: str, body_start: int) -> tuple[int, bool]:
+    limit = min(len(reply), body_start + MAX_BODY)
+    close = reply.find("]", body_start, limit + 1)
+    stop = close if close != -1 else limit
+    for barrier in ("[", "\n\n"):
+        at = reply.find(barrier, body_start, stop)
+        if at != -1:
+            stop, close = at, -1
+    if close != -1:
+        return close + 1, True
+    while stop > body_start and reply[stop - 1].isspace():
+        stop -= 1
+    return stop, False

@@ -1,0 +1,95 @@
+"""Finding tags in free text and reading each with the grammar."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gm_tags.parse import parse
+from gm_tags.scan import scan
+
+
+def tags(reply: str) -> list[tuple[str, tuple[tuple[str, str], ...], str | None]]:
+    return [(tag.name, tag.attributes, tag.problem) for tag in map(parse, scan(reply))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[OOC: let's pause here]",
+        "See [the map](https://example.invalid/map) and [sic].",
+        "A lone [ bracket, and a lone ] one.",
+        '[sheets: op="spend"] is not a tag name; nor is [clocks: name="x"]',
+        '[clock name="no colon"]',
+    ],
+)
+def test_square_brackets_that_are_not_command_tags_are_not_candidates(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_tag_is_read_with_the_engines_leniency() -> None:
+    reply = "[CLOCK : Name = 'Alarm raised'\n  tick=2]"
+    assert tags(reply) == [("clock", (("name", "Alarm raised"), ("tick", "2")), None)]
+
+
+def test_typographic_quotes_bare_values_commas_and_flags_are_read() -> None:
+    reply = "[clock: name=\u201cBell tower\u201d, tick=-1] [clock: name=\u2018Gate\u2019 clear]"
+    assert tags(reply) == [
+        ("clock", (("name", "Bell tower"), ("tick", "-1")), None),
+        ("clock", (("name", "Gate"),), None),
+    ]
+    assert parse(scan(reply)[1]).flags == ("clear",)
+
+
+def test_the_same_attribute_twice_is_read_once_when_it_agrees_and_refused_when_not() -> None:
+    assert tags('[clock: name="A" tick="2" tick="2"]') == [
+        ("clock", (("name", "A"), ("tick", "2")), None)
+    ]
+    assert tags('[clock: name="A" tick="2" tick="3"]') == [("clock", (), "tick given twice")]
+
+
+def test_an_unterminated_tag_stops_at_the_next_bracket_or_blank_line() -> None:
+    reply = '[clock: name="Alarm" tick="2"\n\nThe guards run. [clock: name="Bell" tick="1"]'
+    (first, second) = scan(reply)
+    assert (first.closed, first.text) == (False, '[clock: name="Alarm" tick="2"')
+    assert parse(first).problem == "unterminated"
+    assert parse(second).attributes == (("name", "Bell"), ("tick", "1"))
+    nested = scan('[sheet: op="note" value="see [page 3]"]')
+    assert [(c.closed, c.text) for c in nested] == [(False, '[sheet: op="note" value="see')]
+
+
+def test_a_tag_the_grammar_cannot_read_is_kept_as_a_refusal() -> None:
+    (tag,) = map(parse, scan('Text [clock: name="A" = ] more'))
+    assert (tag.problem, tag.raw) == ("unreadable", '[clock: name="A" = ]')
+
+
+def test_tags_in_japanese_chinese_and_hindi_prose() -> None:
+    reply = (
+        '鐘が鳴り始めた。[clock: name="警報" tick="2"]'
+        '钟声响起。[sheet: who="李白" op="spend" pool="neili" amount="1"]'
+        'घंटी बजी। [clock: name="चेतावनी" size="6"]'
+    )
+    assert [tag[1][0] for tag in tags(reply)] == [
+        ("name", "警報"),
+        ("who", "李白"),
+        ("name", "चेतावनी"),
+    ]
+
+
+@given(st.text())
+def test_candidates_are_ordered_apart_and_cut_from_the_text_itself(text: str) -> None:
+    candidates = scan(text)
+    ends = 0
+    for candidate in candidates:
+        assert candidate.start >= ends
+        assert text[candidate.start : candidate.end] == candidate.text
+        ends = candidate.end
+        parse(candidate)
+
+
+@given(st.lists(st.sampled_from(["[", "]", "[clock:", "[sheet: op=", '"', "\n\n", "x", " "])))
+def test_bracket_soup_never_raises(pieces: list[str]) -> None:
+    for candidate in scan("".join(pieces)):
+        tag = parse(candidate)
+        assert tag.problem is None or tag.attributes == ()
