@@ -86,18 +86,7 @@ class Reporter:
         elif isinstance(shape, EnumField | EnumColumn):
             if len(set(shape.values)) != len(shape.values):
                 self.report((*path, "values"), "values must be unique")
-            if shape.default is not None and shape.default not in shape.values:
-                self.report(
-                    (*path, "default"),
-                    f"default {shape.default!r} is not one of the "
-                    f"values ({', '.join(shape.values)})",
-                )
-            for value in shape.value_labels or {}:
-                if value not in shape.values:
-                    self.report(
-                        (*path, "valueLabels", value),
-                        f"labels {value!r}, which is not one of the values",
-                    )
+            self.choices(shape.values, shape.default, shape.value_labels, path)
         elif isinstance(shape, TextField | TextColumn) and shape.pick is not None:
             if isinstance(shape.pick, ValueRef):
                 self.ref(shape.pick, (*path, "pick"))
@@ -121,6 +110,22 @@ class Reporter:
                     (*path, "column"),
                     f"column {sides.column!r} must be a number column "
                     "or an enum whose values read as dice (d8)",
+                )
+
+    def choices(
+        self, values: list[str], default: str | None, labels: dict[str, str] | None, path: Path
+    ) -> None:
+        """An enum's or a state's default and value labels name values it has."""
+        if default is not None and default not in values:
+            self.report(
+                (*path, "default"),
+                f"default {default!r} is not one of the values ({', '.join(values)})",
+            )
+        for value in labels or {}:
+            if value not in values:
+                self.report(
+                    (*path, "valueLabels", value),
+                    f"labels {value!r}, which is not one of the values",
                 )
 
     # Value references ---------------------------------------------------------------------
@@ -426,17 +431,7 @@ class SheetChecks(Reporter):
                     f"value {value!r} "
                     f"{reason or 'cannot hold a double quote (the sheet command quotes it)'}",
                 )
-        if state.default is not None and state.default not in state.values:
-            self.report(
-                (*path, "default"),
-                f"default {state.default!r} is not one of the values ({', '.join(state.values)})",
-            )
-        for value in state.value_labels or {}:
-            if value not in state.values:
-                self.report(
-                    (*path, "valueLabels", value),
-                    f"labels {value!r}, which is not one of the values",
-                )
+        self.choices(state.values, state.default, state.value_labels, path)
 
     def track(self, track: Track, path: Path) -> None:
         wound_parts = track.levels is not None or track.boxes is not None
