@@ -365,10 +365,10 @@ class BlockChecks(Reporter):
     # sections carried as data -------------------------------------------------------------
 
     def catalogs(self) -> None:
+        party_lists = by_id(self.ruleset.party.lists or []) if self.ruleset.party else {}
         for position, catalog in enumerate(self.ruleset.catalogs or []):
             path: Path = ("catalogs", position)
             for feed_position, feed in enumerate(catalog.feeds):
-                party_lists = by_id(self.ruleset.party.lists or []) if self.ruleset.party else {}
                 if feed not in self.index.lists and feed not in party_lists:
                     self.exists(self.index.lists, feed, (*path, "feeds", feed_position), "list")
             for entry_position, entry in enumerate(catalog.entries or []):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ INVALID = invalid_cases()
 
 @pytest.mark.parametrize("source", valid_sources(), ids=lambda path: path.name)
 def test_valid_fixture_loads(source: Path) -> None:
+    file = source / "ruleset.json" if source.is_dir() else source
     ruleset = load_ruleset(source)
-    assert ruleset.definition.sheet is not None
+    assert ruleset.id == json.loads(file.read_text(encoding="utf-8"))["id"]
 
 
 @pytest.mark.parametrize("case", INVALID, ids=lambda case: case.name)
