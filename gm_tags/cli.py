@@ -10,10 +10,12 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
-from .errors import RulesetError, SourceError
-from .ruleset import RulesetFile, load_ruleset
+from .errors import GameDocumentError, RulesetError, SourceError
+from .game import Game
+from .ruleset import Ruleset, RulesetFile, load_ruleset
 
 OK, REFUSED, UNREADABLE = 0, 1, 2
 
@@ -44,6 +46,50 @@ def _schema(args: argparse.Namespace, out: TextIO) -> int:
     return OK
 
 
+def _apply(args: argparse.Namespace, out: TextIO) -> int:
+    if args.write and not args.game:
+        print("--write saves to the --game file; name one", file=sys.stderr)
+        return UNREADABLE
+    try:
+        ruleset = load_ruleset(args.ruleset) if args.ruleset else None
+        game = _read_game(ruleset, args.game)
+        reply = sys.stdin.read() if args.reply == "-" else _read_text(args.reply)
+    except (RulesetError, GameDocumentError) as error:
+        print(error, file=sys.stderr)
+        return REFUSED
+    except SourceError as error:
+        print(error, file=sys.stderr)
+        return UNREADABLE
+    turn = game.apply_reply(reply)
+    if args.json:
+        print(json.dumps(turn.to_dict(), indent=2, ensure_ascii=False), file=out)
+    else:
+        out.write(turn.reply if turn.reply.endswith("\n") else turn.reply + "\n")
+    if args.write:
+        Path(args.game).write_text(
+            json.dumps(turn.game.to_document(), indent=2, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
+    return OK
+
+
+def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
+    if path is None or not Path(path).exists():
+        return Game.new(ruleset)
+    try:
+        document = json.loads(_read_text(path))
+    except json.JSONDecodeError as error:
+        raise SourceError(f"{path}: not JSON: {error}") from None
+    return Game.from_document(ruleset, document)
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(f"{path}: cannot be read: {error}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gm-tags", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -52,6 +98,23 @@ def _parser() -> argparse.ArgumentParser:
     validate.set_defaults(run=_validate)
     schema = commands.add_parser("schema", help="print the JSON Schema of the ruleset format")
     schema.set_defaults(run=_schema)
+    apply = commands.add_parser(
+        "apply", help="process one model reply: print it rewritten, each command tag a receipt"
+    )
+    apply.add_argument(
+        "reply", metavar="REPLY", help="a text file holding the reply, or - for stdin"
+    )
+    apply.add_argument("--ruleset", metavar="PATH", help="ruleset file or package folder")
+    apply.add_argument(
+        "--game", metavar="GAME.json", help="the game document to start from (new game if absent)"
+    )
+    apply.add_argument(
+        "--json", action="store_true", help="print reply, narration, receipts and game as JSON"
+    )
+    apply.add_argument(
+        "--write", action="store_true", help="save the game the reply left back to --game"
+    )
+    apply.set_defaults(run=_apply)
     return parser
 
 

@@ -18,7 +18,14 @@ from lark.exceptions import LarkError
 from .grammar import grammar_text
 from .scan import Candidate
 
-QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+QUOTES = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u300c": "\u300d",
+    "\u300e": "\u300f",
+}
 
 PARSER = Lark(grammar_text(), parser="lalr", maybe_placeholders=False)
 
@@ -43,7 +50,7 @@ class _Body(Transformer[Token, tuple[list[tuple[str, str]], list[str]]]):
     def start(self, items: list[Token]) -> tuple[list[tuple[str, str]], list[str]]:
         attributes: list[tuple[str, str]] = []
         flags: list[str] = []
-        for token in items[1:]:
+        for token in items[2:]:
             if token.type == "FLAG":
                 flags.append(token.value.lower())
             else:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 TAG_NAMES = ("sheet", "clock", "skill_check")
-TAG_START = re.compile(r"\[[ \t]*(sheet|clock|skill_check)[ \t]*:", re.IGNORECASE)
+TAG_START = re.compile(r"\[[ \t]*(sheet|clock|skill_check)[ \t]*[:\uff1a]", re.IGNORECASE)
 MAX_BODY = 1500
 
 

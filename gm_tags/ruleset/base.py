@@ -7,7 +7,6 @@ the JSON Schema we publish allows it on every object too.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -24,6 +23,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from ..text import unsafe_reason
+
 
 class Strict(BaseModel):
     """Frozen, unknown keys refused, JSON keys in camelCase, no silent type coercion.
@@ -37,6 +38,9 @@ class Strict(BaseModel):
         strict=True,
         alias_generator=to_camel,
         populate_by_name=True,
+        # Building every validator costs more than the rest of the import together; build each on
+        # first use instead, so `import gm_tags` stays cheap for code that never loads a ruleset.
+        defer_build=True,
     )
 
     comment: Any = Field(default=None, alias="$comment", exclude=True, repr=False)
@@ -56,20 +60,6 @@ def _without_comment(table: Any) -> Any:
 
 # A plain JSON object used as a table (value labels, an enumTable's rows): `$comment` is dropped.
 WITHOUT_COMMENT = BeforeValidator(_without_comment)
-
-
-def unsafe_reason(text: str) -> str | None:
-    """Why `text` is not prompt-safe (one line, no control characters, brackets or macro braces)."""
-    for char in text:
-        if char in "\r\n\u2028\u2029":
-            return "must be one line, found a line break"
-        if unicodedata.category(char) == "Cc":
-            return f"must not contain control characters, found U+{ord(char):04X}"
-        if char in "[]":
-            return f"cannot contain square brackets, found {char!r}"
-    if "{{" in text or "}}" in text:
-        return "cannot contain macro braces {{ or }}"
-    return None
 
 
 def _prompt_safe(text: str) -> str:

@@ -11,7 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import Problem, join_path
-from .base import unsafe_reason
+from ..text import unsafe_reason
 from .document import RulesetFile
 from .index import LIVE_LEAVES, SKILL_LEAVES, SheetIndex
 from .refs import ValueRef

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..commands import Request
+from ..reasons import Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What running one command came to: `now` when it applied, `reason` when it was refused.
+
+    `request` replaces the command's own request in the receipt when running it resolved a name
+    (a clock written back under the name it was created with)."""
+
+    now: str | None = None
+    reason: Reason | None = None
+    detail: str = ""
+    request: Request | None = None
+
+    @classmethod
+    def refused(cls, reason: Reason, detail: str, request: Request | None = None) -> Outcome:
+        return cls(reason=reason, detail=detail, request=request)

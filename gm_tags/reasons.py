@@ -1,0 +1,25 @@
+"""The closed set of reasons a command is refused, as kebab-case codes.
+
+The codes the Engine publishes are used where they exist, so a pipeline that reads its receipts
+reads ours. Each code is documented, with when it happens, in `docs/commands.md`; a test keeps that
+page and this enum in step.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    # Any tag family.
+    MALFORMED = "malformed"
+    TOO_MANY = "too-many"
+    ENGINE_ERROR = "engine-error"
+    # Progress clocks.
+    NO_CLOCKS = "no-clocks"
+    BAD_NAME = "bad-name"
+    BAD_SIZE = "bad-size"
+    BAD_AMOUNT = "bad-amount"
+    UNKNOWN_CLOCK = "unknown-clock"
+    CLOCK_EXISTS = "clock-exists"
+    CLOCKS_FULL = "clocks-full"

@@ -1,0 +1,76 @@
+"""The two texts a processed reply becomes: the rewritten reply, where each command tag is its
+receipt, and the narration the player reads, where command tags are gone without a trace (no
+doubled space, no empty line where a tag stood)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .receipts import Receipt
+
+# Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
+_CLOSING = frozenset(".,;:!?)]}\u00bb\u201d\u2019\u2026")
+
+
+def rewrite(reply: str, receipts: Sequence[Receipt]) -> str:
+    pieces: list[str] = []
+    at = 0
+    for receipt in receipts:
+        pieces += [reply[at : receipt.start], receipt.tag]
+        at = receipt.end
+    pieces.append(reply[at:])
+    return "".join(pieces)
+
+
+def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`reply` with every span removed, each taking one adjacent space with it; a line that held
+    nothing but tags goes, and so does a blank line its going would double."""
+    if not spans:
+        return reply
+    mark = _unused_character(reply)
+    pieces: list[str] = []
+    at = 0
+    for start, end in spans:
+        pieces += [reply[at:start], mark]
+        at = end
+    pieces.append(reply[at:])
+    text = "".join(pieces)
+    ends_with_newline = text.endswith("\n")
+    lines = (text[:-1] if ends_with_newline else text).split("\n")
+    kept: list[str] = []
+    dropped_since_kept = False
+    for line in lines:
+        if mark in line:
+            line = _without_marks(line, mark)
+            if not line.strip():
+                dropped_since_kept = True
+                continue
+        elif dropped_since_kept and not line.strip() and (not kept or not kept[-1].strip()):
+            continue
+        kept.append(line)
+        dropped_since_kept = dropped_since_kept and not line.strip()
+    if dropped_since_kept:
+        while kept and not kept[-1].strip():
+            kept.pop()
+    narration = "\n".join(kept)
+    return narration + "\n" if ends_with_newline and narration else narration
+
+
+def _without_marks(line: str, mark: str) -> str:
+    while (at := line.find(mark)) != -1:
+        before, after = line[:at], line[at + 1 :]
+        rest = after.rstrip("\r")
+        if before.endswith(" ") and after.startswith(" "):
+            after = after[1:]
+        elif before.endswith(" ") and (not rest or rest[0] in _CLOSING):
+            before = before[:-1]
+        elif not before.strip() and after.startswith(" "):
+            after = after[1:]
+        line = before + after
+    return line
+
+
+def _unused_character(text: str) -> str:
+    # A private-use character the reply does not contain stands in for each tag while lines are
+    # mended; a reply cannot hold all 6,400 of them.
+    return next(chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)
