@@ -9,7 +9,24 @@ from collections.abc import Sequence
 from .receipts import Receipt
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
-_CLOSING = frozenset(".,;:!?)]}\u00bb\u201d\u2019\u2026")
+_CLOSING = frozenset(
+    ".,;:!?)]}\u00bb\u201d\u2019\u2026\u0964\u0965\u3001\u3002\uff0c\uff01\uff1f\u300d\u300f\uff09"
+)
+
+
+# Markup a tag may stand wrapped in (`**[clock: ...]**`): gone from the narration with the tag.
+_WRAPPERS = (
+    ("**", "**"),
+    ("__", "__"),
+    ("~~", "~~"),
+    ("*", "*"),
+    ("_", "_"),
+    ("`", "`"),
+    ("[", "]"),
+    ("(", ")"),
+    ("\uff08", "\uff09"),
+    ("\u3010", "\u3011"),
+)
 
 
 def rewrite(reply: str, receipts: Sequence[Receipt]) -> str:
@@ -31,6 +48,7 @@ def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
     pieces: list[str] = []
     at = 0
     for start, end in spans:
+        start, end = _unwrapped(reply, start, end, floor=at)
         pieces += [reply[at:start], mark]
         at = end
     pieces.append(reply[at:])
@@ -56,6 +74,27 @@ def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
     return narration + "\n" if ends_with_newline and narration else narration
 
 
+def _unwrapped(reply: str, start: int, end: int, *, floor: int) -> tuple[int, int]:
+    widened = True
+    while widened:
+        widened = False
+        for left, right in _WRAPPERS:
+            if (
+                start - len(left) >= floor
+                and reply.startswith(left, start - len(left))
+                and reply.startswith(right, end)
+            ):
+                start, end, widened = start - len(left), end + len(right), True
+                break
+    return start, end
+
+
+def _spaceless(char: str) -> bool:
+    """A character of a script written without spaces between words (Chinese, Japanese)."""
+    code = ord(char)
+    return 0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFFEF
+
+
 def _without_marks(line: str, mark: str) -> str:
     while (at := line.find(mark)) != -1:
         before, after = line[:at], line[at + 1 :]
@@ -64,7 +103,7 @@ def _without_marks(line: str, mark: str) -> str:
             after = after[1:]
         elif before.endswith(" ") and (not rest or rest[0] in _CLOSING):
             before = before[:-1]
-        elif not before.strip() and after.startswith(" "):
+        elif after.startswith(" ") and (not before.strip() or _spaceless(before[-1])):
             after = after[1:]
         line = before + after
     return line

@@ -1,10 +1,10 @@
 """Finding command tags in free text, in linear time.
 
-A candidate starts at `[` + a tag name + `:` (any case, white space allowed) and ends at the first
-`]`. Everything else in the reply, other square brackets included, is not a candidate and is never
-touched. A candidate with no `]` before the next `[`, a blank line or `MAX_BODY` characters is
-*unterminated*: it is still a candidate (so it becomes a refusal, never silently dropped), ending
-where the search stopped.
+A candidate starts at `[` + a tag name + `:` (any case, white space allowed; a full-width colon
+too) and ends at the first `]` outside double quotes. Everything else in the reply, other square
+brackets included, is not a candidate and is never touched. A candidate with no `]` before the
+next `[`, a blank line or `MAX_BODY` characters is *unterminated*: it is still a candidate (so it
+becomes a refusal, never silently dropped), ending where the search stopped.
 """
 
 from __future__ import annotations
@@ -45,8 +45,16 @@ def scan(reply: str) -> list[Candidate]:
     return found
 
 
+# A body read with its double-quoted values whole, so a bracket inside quotes (`name="The [Red]
+# Door"`) does not end or break the tag; possessive, so a failed match costs linear time.
+_QUOTE_AWARE_BODY = re.compile(r'(?:[^"\[\]]|"[^"]*")*+\]')
+
+
 def _end_of(reply: str, body_start: int) -> tuple[int, bool]:
     limit = min(len(reply), body_start + MAX_BODY)
+    whole = _QUOTE_AWARE_BODY.match(reply, body_start, limit + 1)
+    if whole and "\n\n" not in whole.group():
+        return whole.end(), True
     close = reply.find("]", body_start, limit + 1)
     stop = close if close != -1 else limit
     for barrier in ("[", "\n\n"):

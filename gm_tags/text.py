@@ -9,15 +9,17 @@ import unicodedata
 VALUE_LIMIT = 120
 NOW_LIMIT = 240
 
-# Control characters, the Unicode line and paragraph separators, the characters that would end or
-# fake a tag, and macro braces (a chat front end would expand `{{user}}` in the history it sends).
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\[\]]|\{\{+|\}\}+')
+# Control characters, the Unicode line and paragraph separators, and the characters that would end
+# or fake a tag become spaces; macro braces go (a chat front end would expand `{{user}}` in the
+# history it sends back to the model).
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\[\]]')
+_MACRO_BRACES = re.compile(r"\{\{+|\}\}+")
 _SPACES = re.compile(r"\s+")
 
 
 def clean(value: str, limit: int = VALUE_LIMIT) -> str:
     """`value` made safe to stand between double quotes in a receipt: one line, bounded."""
-    one_line = _SPACES.sub(" ", _UNSAFE.sub(" ", value)).strip()
+    one_line = _SPACES.sub(" ", _UNSAFE.sub(" ", _MACRO_BRACES.sub("", value))).strip()
     return one_line[:limit].rstrip()
 
 

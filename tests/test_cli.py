@@ -61,3 +61,76 @@ def test_unknown_command_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["frobnicate"])
     assert exit_.value.code == 2
+
+
+CREW = str(RULESETS / "crew-of-shadows.json")
+GAMES = RULESETS.parent / "games"
+REPLIES = RULESETS.parent / "replies"
+
+
+def test_apply_prints_the_rewritten_reply() -> None:
+    code, out = run(
+        "apply",
+        "--ruleset",
+        CREW,
+        "--game",
+        str(GAMES / "crew-mid-heist.json"),
+        str(REPLIES / "en" / "heist-alarm.txt"),
+    )
+    assert code == 0
+    assert '[clock: name="Alarm raised" tick="2" result="ok" now="4/6"]' in out
+    assert '[clock: name="Silver counted" size="4" result="ok" now="0/4"]' in out
+    assert out.startswith("Mira's pick slips")
+
+
+def test_apply_json_has_reply_narration_receipts_and_the_new_game(tmp_path: Path) -> None:
+    code, out = run(
+        "apply",
+        "--json",
+        "--ruleset",
+        CREW,
+        "--game",
+        str(GAMES / "crew-mid-heist.json"),
+        str(REPLIES / "en" / "vault-opens.txt"),
+    )
+    result = json.loads(out)
+    assert code == 0
+    assert set(result) == {"reply", "narration", "receipts", "game"}
+    assert "[clock:" not in result["narration"]
+    assert [receipt["now"] for receipt in result["receipts"]] == ["8/8", "cleared"]
+    assert [clock["name"] for clock in result["game"]["rulesetClocks"]] == [
+        "Alarm raised",
+        "Vault door",
+    ]
+    assert result["game"]["gameCharacterCards"][0]["name"] == "Mira"
+
+
+def test_apply_write_saves_the_game_and_reads_stdin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO('[clock: name="Heat" size="4"]'))
+    assert run("apply", "--ruleset", CREW, "--game", str(game), "--write", "-")[0] == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO('[clock: name="heat" tick="3"]'))
+    code, out = run("apply", "--ruleset", CREW, "--game", str(game), "--write", "-")
+    assert (code, out) == (0, '[clock: name="Heat" tick="3" result="ok" now="3/4"]\n')
+    saved = json.loads(game.read_text("utf-8"))
+    assert saved == {"rulesetClocks": [{"name": "Heat", "size": 4, "filled": 3}]}
+
+
+def test_apply_refuses_a_bad_game_document_listing_its_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.json"
+    game.write_text('{"rulesetClocks": [{"name": "Heat", "size": 40}]}', encoding="utf-8")
+    reply = tmp_path / "reply.txt"
+    reply.write_text("Nothing.", encoding="utf-8")
+    code, out = run("apply", "--ruleset", CREW, "--game", str(game), str(reply))
+    assert (code, out) == (1, "")
+    assert "rulesetClocks.0.size" in capsys.readouterr().err
+
+
+def test_apply_exits_2_on_an_unreadable_reply(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("apply", "--ruleset", CREW, "no/such/reply.txt")
+    assert code == 2
+    assert "no/such/reply.txt" in capsys.readouterr().err

@@ -53,3 +53,28 @@ def test_an_installed_copy_loads_the_grammar_from_inside_the_package(
     where, name = result.stdout.split()
     assert Path(where) == site
     assert name == "clock"
+
+
+def quickstart_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.startswith("    python ")]
+
+
+def test_the_quickstart_has_exactly_two_commands() -> None:
+    first, second = quickstart_commands()
+    assert first.startswith("python -m pip install . && gm-tags apply ")
+    assert second == 'python -m pip install -e ".[dev]" && python -m pytest'
+
+
+@pytest.mark.slow
+def test_the_quickstart_main_job_runs_from_an_installed_copy(wheel: Path, tmp_path: Path) -> None:
+    arguments = quickstart_commands()[0].split(" && gm-tags ", 1)[1].split()
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    run = f"import sys; sys.path[:0] = [{str(site)!r}]; from gm_tags.cli import main; "
+    run += f"sys.exit(main({arguments!r}))"
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", run], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert 'result="ok" now="4/6"]' in result.stdout

@@ -55,8 +55,15 @@ def test_an_unterminated_tag_stops_at_the_next_bracket_or_blank_line() -> None:
     assert (first.closed, first.text) == (False, '[clock: name="Alarm" tick="2"')
     assert parse(first).problem == "unterminated"
     assert parse(second).attributes == (("name", "Bell"), ("tick", "1"))
-    nested = scan('[sheet: op="note" value="see [page 3]"]')
-    assert [(c.closed, c.text) for c in nested] == [(False, '[sheet: op="note" value="see')]
+    bare = scan("[sheet: op=note value=see [page 3]]")
+    assert [(c.closed, c.text) for c in bare] == [(False, "[sheet: op=note value=see")]
+
+
+def test_brackets_inside_double_quotes_do_not_end_or_break_a_tag() -> None:
+    (tag,) = map(parse, scan('[sheet: op="note" value="see [page 3]" field="notes"] after'))
+    assert tag.attributes == (("op", "note"), ("value", "see [page 3]"), ("field", "notes"))
+    outside = scan('[clock: name="The [Red" tick=1] door"\n\nnext paragraph"]')
+    assert [c.text for c in outside] == ['[clock: name="The [Red" tick=1]']
 
 
 def test_a_tag_the_grammar_cannot_read_is_kept_as_a_refusal() -> None:
