@@ -49,6 +49,9 @@ class Game:
             ]
         return document
 
+    def with_clocks(self, clocks: tuple[Clock, ...]) -> Game:
+        return Game(self.ruleset, clocks, self.carried)
+
     def apply_reply(self, reply: str) -> Turn:
         """Run every command tag in `reply`, in order. Never raises for anything `reply` holds."""
         return process(self, reply)

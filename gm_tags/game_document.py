@@ -30,7 +30,7 @@ def _clock_name(name: str) -> str:
 
 
 class ClockRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
     name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_clock_name)]
     size: Annotated[int, Field(ge=2, le=12)]
@@ -44,7 +44,9 @@ class ClockRecord(BaseModel):
 
 
 class GameDocument(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="allow", strict=True, frozen=True, populate_by_name=True, defer_build=True
+    )
 
     ruleset_clocks: list[ClockRecord] | None = Field(default=None, alias="rulesetClocks")
 

@@ -1,21 +1,25 @@
-"""Reading one command tag with the Lark grammar (`grammar/tags.lark`) into a `Tag`.
+"""Reading the tags the scanner found with the Lark grammar (`grammar/tags.lark`) into `Tag`s.
+
+The tags of one reply are parsed together, one TAG token each, so the parser's fixed cost is paid
+once per reply; each tag is then split into attributes and flags with the grammar's ATTRIBUTE and
+FLAG patterns.
 
 What we forgive, because the meaning is plain: any case in the tag name and keys, white space
-around `=` and inside the tag (line breaks included), single, double or typographic quotes, a bare
-value, commas between attributes, the same attribute written twice with the same value. What we
-refuse, because it would be a guess: the same attribute with two different values, an
-unterminated tag, and anything the grammar cannot read. A refused tag keeps its place in the
-reply and becomes a refusal receipt.
+around `=` and inside the tag (line breaks included), single, double or typographic quotes or
+corner brackets, a bare value, commas between attributes, the same attribute written twice with
+the same value. What we refuse, because it would be a guess: the same attribute with two different
+values, an unterminated tag, and anything the grammar cannot read. A refused tag keeps its place in
+the reply and becomes a refusal receipt.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
-from .grammar import grammar_text
+from .grammar import ITEM, read_tags
 from .scan import Candidate
 
 QUOTES = {
@@ -27,11 +31,8 @@ QUOTES = {
     "\u300e": "\u300f",
 }
 
-PARSER = Lark(grammar_text(), parser="lalr", maybe_placeholders=False)
 
-
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(NamedTuple):
     """A command tag as the model wrote it: its name, attributes in order, bare flags, and span."""
 
     name: str
@@ -40,42 +41,49 @@ class Tag:
     start: int
     end: int
     raw: str
+    body: int  # where the attributes start in `raw`
     problem: str | None = None
 
     def get(self, key: str) -> str | None:
         return next((value for name, value in self.attributes if name == key), None)
 
 
-class _Body(Transformer[Token, tuple[list[tuple[str, str]], list[str]]]):
-    def start(self, items: list[Token]) -> tuple[list[tuple[str, str]], list[str]]:
-        attributes: list[tuple[str, str]] = []
-        flags: list[str] = []
-        for token in items[2:]:
-            if token.type == "FLAG":
-                flags.append(token.value.lower())
-            else:
-                attributes.append(_split(token.value))
-        return attributes, flags
-
-
-def _split(attribute: str) -> tuple[str, str]:
-    key, _, value = attribute.partition("=")
-    value = value.strip()
-    if value[:1] in QUOTES and value.endswith(QUOTES[value[0]]) and len(value) >= 2:
-        value = value[1:-1]
-    return key.strip().lower(), value
-
-
 def parse(candidate: Candidate) -> Tag:
-    """The tag a candidate holds; a tag with `problem` set when it cannot be read as one."""
+    """The tag one candidate holds; a tag with `problem` set when it cannot be read as one."""
+    return parse_all([candidate])[0]
+
+
+def parse_all(candidates: Sequence[Candidate]) -> list[Tag]:
+    """The tags the candidates hold, in order, the readable ones parsed in one pass."""
+    readable = [candidate for candidate in candidates if candidate.readable]
+    confirmed = set(_confirmed(readable))
+    return [_tag(candidate, confirmed) for candidate in candidates]
+
+
+def _confirmed(readable: list[Candidate]) -> list[int]:
+    """The starts of the candidates the parser reads as tags."""
+    try:
+        texts = read_tags([candidate.text for candidate in readable])
+    except LarkError:
+        return []
+    return [candidate.start for candidate, text in zip(readable, texts, strict=True) if text]
+
+
+def _tag(candidate: Candidate, confirmed: set[int]) -> Tag:
     if not candidate.closed:
         return _refused(candidate, "unterminated")
-    try:
-        attributes, flags = _Body().transform(PARSER.parse(candidate.text))
-    except LarkError:
+    if candidate.start not in confirmed:
         return _refused(candidate, "unreadable")
     kept: dict[str, str] = {}
-    for key, value in attributes:
+    flags: list[str] = []
+    text = candidate.text
+    for key, value, flag in ITEM.findall(text[candidate.body : -1]):
+        if flag:
+            flags.append(flag.lower())
+            continue
+        key = key.lower()
+        if len(value) >= 2 and value[0] in QUOTES and value[-1] == QUOTES[value[0]]:
+            value = value[1:-1]
         if key in kept and kept[key] != value:
             return _refused(candidate, f"{key} given twice")
         if value:
@@ -86,9 +94,19 @@ def parse(candidate: Candidate) -> Tag:
         tuple(dict.fromkeys(flags)),
         candidate.start,
         candidate.end,
-        candidate.text,
+        text,
+        candidate.body,
     )
 
 
 def _refused(candidate: Candidate, problem: str) -> Tag:
-    return Tag(candidate.name, (), (), candidate.start, candidate.end, candidate.text, problem)
+    return Tag(
+        candidate.name,
+        (),
+        (),
+        candidate.start,
+        candidate.end,
+        candidate.text,
+        candidate.body,
+        problem,
+    )

@@ -7,7 +7,6 @@ before it carries on whole; nothing a reply holds can make this raise.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
 from .engine.clocks import run_clock
 from .engine.outcome import Outcome
-from .parse import Tag, parse
+from .parse import Tag, parse_all
 from .reasons import Reason
 from .receipts import Receipt
 from .rewrite import narrate, rewrite
@@ -53,16 +52,21 @@ class Turn:
         }
 
 
+_TOO_MANY = {
+    family: Outcome.refused(Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {family} tags apply per reply")
+    for family in BINDERS
+}
+
+
 def process(game: Game, reply: str) -> Turn:
     receipts: list[Receipt] = []
     seen: Counter[str] = Counter()
-    for candidate in scan(reply):
-        bind = BINDERS.get(candidate.name)
-        if bind is None:
-            continue  # a family this build does not run yet stays in the text as written
-        seen[candidate.name] += 1
-        tag = parse(candidate)
-        game, receipt = _one(game, tag, bind, over_limit=seen[candidate.name] > MAX_PER_FAMILY)
+    # A family this build does not run yet stays in the text as written.
+    candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
+    for tag in parse_all(candidates):
+        seen[tag.name] += 1
+        over_limit = seen[tag.name] > MAX_PER_FAMILY
+        game, receipt = _one(game, tag, BINDERS[tag.name], over_limit=over_limit)
         receipts.append(receipt)
     return Turn(
         reply=rewrite(reply, receipts),
@@ -76,12 +80,10 @@ def _one(
     game: Game, tag: Tag, bind: Callable[[Tag], Command | Refused], *, over_limit: bool
 ) -> tuple[Game, Receipt]:
     try:
-        bound = bind(tag)
+        bound = malformed(tag, tag.problem) if tag.problem else bind(tag)
         request = bound.request
         if over_limit:
-            outcome = Outcome.refused(
-                Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
-            )
+            outcome = _TOO_MANY[tag.name]
         elif isinstance(bound, Refused):
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:
@@ -89,15 +91,14 @@ def _one(
     except Exception as error:  # a fault of ours must cost one command, never the reply
         request = malformed(tag, "").request
         outcome = Outcome.refused(Reason.ENGINE_ERROR, f"{type(error).__name__}: {error}")
-    receipt = Receipt(
-        family=tag.name,
-        request=outcome.request or request,
-        now=outcome.now,
-        reason=outcome.reason,
-        detail=outcome.detail,
-        start=tag.start,
-        end=tag.end,
-        written=tag.raw,
+    receipt = Receipt.of(
+        tag.name,
+        outcome.request or request,
+        outcome.now,
+        outcome.reason,
+        outcome.detail,
+        (tag.start, tag.end),
+        tag.raw,
     )
     return game, receipt
 
@@ -105,4 +106,4 @@ def _one(
 def _execute(game: Game, command: Command) -> tuple[Game, Outcome]:
     settings = game.ruleset.definition.clocks if game.ruleset is not None else None
     clocks, outcome = run_clock(command, game.clocks, settings)
-    return dataclasses.replace(game, clocks=clocks), outcome
+    return (game if clocks is game.clocks else game.with_clocks(clocks)), outcome

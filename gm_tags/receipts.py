@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .commands import Request
 from .reasons import Reason
 from .text import NOW_LIMIT, clean
 
 
-@dataclass(frozen=True, slots=True)
-class Receipt:
+class Receipt(NamedTuple):
     """One command tag's outcome. `start`/`end` are its span in the reply the model wrote;
-    `written` is the tag as written there."""
+    `written` is the tag as written there; `tag` is the receipt written back in its place."""
 
     family: str
     request: Request
@@ -23,6 +21,21 @@ class Receipt:
     start: int
     end: int
     written: str
+    tag: str
+
+    @classmethod
+    def of(
+        cls,
+        family: str,
+        request: Request,
+        now: str | None,
+        reason: Reason | None,
+        detail: str,
+        span: tuple[int, int],
+        written: str,
+    ) -> Receipt:
+        tag = render(family, request, now, reason)
+        return cls(family, request, now, reason, detail, span[0], span[1], written, tag)
 
     @property
     def ok(self) -> bool:
@@ -30,24 +43,13 @@ class Receipt:
 
     @property
     def result(self) -> str:
-        return "ok" if self.ok else "refused"
-
-    @property
-    def tag(self) -> str:
-        """The canonical receipt: the request rebuilt from what was read, then the outcome."""
-        parts = [key if value is None else f'{key}="{clean(value)}"' for key, value in self.request]
-        parts.append(f'result="{self.result}"')
-        if self.reason is not None:
-            parts.append(f'reason="{self.reason}"')
-        elif self.now is not None:
-            parts.append(f'now="{clean(self.now, NOW_LIMIT)}"')
-        return f"[{self.family}: {' '.join(parts)}]"
+        return "ok" if self.reason is None else "refused"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "family": self.family,
             "tag": self.tag,
-            "request": {key: value for key, value in self.request},
+            "request": dict(self.request),
             "result": self.result,
             "now": self.now,
             "reason": None if self.reason is None else str(self.reason),
@@ -55,3 +57,13 @@ class Receipt:
             "span": [self.start, self.end],
             "written": self.written,
         }
+
+
+def render(family: str, request: Request, now: str | None, reason: Reason | None) -> str:
+    """The canonical receipt: the request rebuilt from what was read, then the outcome."""
+    parts = [key if value is None else f'{key}="{clean(value)}"' for key, value in request]
+    if reason is None:
+        parts.append('result="ok" now="' + clean(now or "", NOW_LIMIT) + '"')
+    else:
+        parts.append('result="refused" reason="' + reason + '"')  # a StrEnum: its value
+    return f"[{family}: {' '.join(parts)}]"

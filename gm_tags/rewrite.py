@@ -28,6 +28,8 @@ _WRAPPERS = (
     ("\u3010", "\u3011"),
 )
 
+_WRAPPER_OPENINGS = frozenset(left[0] for left, _ in _WRAPPERS)
+
 
 def rewrite(reply: str, receipts: Sequence[Receipt]) -> str:
     pieces: list[str] = []
@@ -75,6 +77,8 @@ def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 def _unwrapped(reply: str, start: int, end: int, *, floor: int) -> tuple[int, int]:
+    if reply[start - 1 : start] not in _WRAPPER_OPENINGS or start <= floor:
+        return start, end
     widened = True
     while widened:
         widened = False
@@ -96,17 +100,20 @@ def _spaceless(char: str) -> bool:
 
 
 def _without_marks(line: str, mark: str) -> str:
-    while (at := line.find(mark)) != -1:
-        before, after = line[:at], line[at + 1 :]
+    parts = line.split(mark)
+    text = parts[0]
+    blank = not text.strip()  # nothing but white space so far on this line
+    for after in parts[1:]:
         rest = after.rstrip("\r")
-        if before.endswith(" ") and after.startswith(" "):
+        if text.endswith(" ") and after.startswith(" "):
             after = after[1:]
-        elif before.endswith(" ") and (not rest or rest[0] in _CLOSING):
-            before = before[:-1]
-        elif after.startswith(" ") and (not before.strip() or _spaceless(before[-1])):
+        elif text.endswith(" ") and (not rest or rest[0] in _CLOSING):
+            text = text[:-1]
+        elif after.startswith(" ") and (blank or _spaceless(text[-1])):
             after = after[1:]
-        line = before + after
-    return line
+        text += after
+        blank = blank and not after.strip()
+    return text
 
 
 def _unused_character(text: str) -> str:

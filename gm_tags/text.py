@@ -3,6 +3,7 @@ and the key two names are compared by."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -15,16 +16,35 @@ NOW_LIMIT = 240
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\[\]]')
 _MACRO_BRACES = re.compile(r"\{\{+|\}\}+")
 _SPACES = re.compile(r"\s+")
+# Characters `clean` would change (white space other than the plain space included, and every
+# brace, to be safe): most values have none, and skip the work.
+_NEEDS_CLEANING = re.compile(
+    r'[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"\[\]{}]'
+)
+# Anything that makes text unsafe for a prompt, found in one search before the detailed check.
+_UNSAFE_FOR_PROMPT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\[\]]|\{\{|\}\}")
 
 
 def clean(value: str, limit: int = VALUE_LIMIT) -> str:
     """`value` made safe to stand between double quotes in a receipt: one line, bounded."""
-    one_line = _SPACES.sub(" ", _UNSAFE.sub(" ", _MACRO_BRACES.sub("", value))).strip()
+    if (
+        len(value) <= limit
+        and _NEEDS_CLEANING.search(value) is None
+        and "  " not in value
+        and value[:1] != " "
+        and value[-1:] != " "
+    ):
+        return value
+    if "{" in value or "}" in value:
+        value = _MACRO_BRACES.sub("", value)
+    one_line = " ".join(_UNSAFE.sub(" ", value).split())
     return one_line[:limit].rstrip()
 
 
 def unsafe_reason(text: str) -> str | None:
     """Why `text` is not prompt-safe (one line, no control characters, brackets or macro braces)."""
+    if _UNSAFE_FOR_PROMPT.search(text) is None:
+        return None
     for char in text:
         if char in "\r\n\u2028\u2029":
             return "must be one line, found a line break"
@@ -37,6 +57,9 @@ def unsafe_reason(text: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """What two names are compared by: compatibility-normalized, case-folded, spaces collapsed."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+    if name.isascii():
+        return " ".join(name.lower().split())
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())

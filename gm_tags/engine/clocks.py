@@ -23,6 +23,11 @@ class Clock:
     filled: int = 0
 
     @property
+    def key(self) -> str:
+        """What the clock's name is compared by (`name_key`)."""
+        return name_key(self.name)
+
+    @property
     def done(self) -> bool:
         return self.filled >= self.size
 
@@ -40,7 +45,7 @@ def run_clock(
             Reason.NO_CLOCKS, "this ruleset has no clocks block, so clock commands are off"
         )
     key = name_key(command.name)
-    at = next((i for i, clock in enumerate(clocks) if name_key(clock.name) == key), None)
+    at = next((i for i, clock in enumerate(clocks) if clock.key == key), None)
     if isinstance(command, CreateClock):
         return _create(command, clocks, settings, exists=at is not None)
     if at is None:

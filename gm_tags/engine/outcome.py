@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..commands import Request
 from ..reasons import Reason
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What running one command came to: `now` when it applied, `reason` when it was refused.
 
     `request` replaces the command's own request in the receipt when running it resolved a name
@@ -20,4 +19,4 @@ class Outcome:
 
     @classmethod
     def refused(cls, reason: Reason, detail: str, request: Request | None = None) -> Outcome:
-        return cls(reason=reason, detail=detail, request=request)
+        return cls(None, reason, detail, request)

@@ -130,7 +130,7 @@ class Rest(Strict):
     id: SheetId
     label: Label
     restore: Annotated[list[RestoreStep], Field(max_length=40)] = []
-    clear: Clear = Clear()
+    clear: Clear = Clear.model_construct()
 
 
 class SummaryList(Strict):

@@ -115,9 +115,9 @@ class SumStep(Strict):
 
 class DiceSum(_Shared):
     kind: Literal["dice-sum"]
-    dice: Dice = Dice(count=1, sides=20)
+    dice: Dice = Dice.model_construct(count=1, sides=20)
     advantage: bool = False
-    naturals: Naturals = Naturals()
+    naturals: Naturals = Naturals.model_construct()
     # Not part of a sum ruleset; declared so the import can say why it is refused.
     spend: list[Any] | None = None
     difficulty_ladder: Annotated[list[SumStep], Field(min_length=1, max_length=12)]
@@ -178,8 +178,8 @@ class PoolStep(Strict):
 
 class DicePool(_Shared):
     kind: Literal["dice-pool"]
-    die: Die = Die(sides=10)
-    pool: PoolSize = PoolSize(min=1, max=40)
+    die: Die = Die.model_construct(sides=10)
+    pool: PoolSize = PoolSize.model_construct(min=1, max=40)
     target: Target
     double: FaceRule | None = None
     explode: FaceRule | None = None

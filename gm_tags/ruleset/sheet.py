@@ -437,9 +437,9 @@ class Sheet(Strict):
     saves: Annotated[list[Skill], Field(max_length=40)] = []
     skill_tiers: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = None
     save_tiers: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = None
-    bonus_range: BonusRange = BonusRange(min=-20, max=40)
+    bonus_range: BonusRange = BonusRange.model_construct(min=-20, max=40)
     fields: Annotated[list[SheetField], Field(max_length=160)] = []
     # 800 is the most any capability allows; the minor a package declares may lower it (SH-7).
     derived: Annotated[list[Derived], Field(max_length=800)] = []
     lists: Annotated[list[SheetList], Field(max_length=20)] = []
-    live: Live = Live()
+    live: Live = Live.model_construct()
