@@ -5,43 +5,97 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from .engine.clocks import Clock
-from .game_document import read_document
+from .errors import GmTagsError
+from .game_document import PARTY_KEY, read_document
+from .names import normalize_name
 from .pipeline import Turn, process
 from .ruleset import Ruleset
+from .ruleset.refs import ValueRef
+from .sheet.arithmetic import Number
+from .sheet.build import Build
+from .sheet.character import Character, SheetView
+from .sheet.live import LiveState
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+class UnknownCharacterError(GmTagsError, LookupError):
+    """A name that matches no character, or more than one."""
+
+
+@dataclass(frozen=True)
 class Game:
     """One game's state at one point of its story.
 
-    `clocks` are the progress clocks in the order they were made (a display reads `name`, `size`,
-    `filled` and `done` off each). `carried` holds the document keys later stages own, as read.
+    `characters` are the cards in play; `player` names the card a command without `who=` means
+    (the first card when unset). `live` is each character's live state by normalized name (and
+    the party's under "$party"). `clocks` are the progress clocks in the order they were made.
+    `carried` holds the document keys later stages own, as read.
     """
 
     ruleset: Ruleset | None
+    characters: tuple[Character, ...] = ()
+    player: str | None = None
+    live: Mapping[str, LiveState] = field(default_factory=lambda: EMPTY)
     clocks: tuple[Clock, ...] = ()
-    carried: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    carried: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
     @classmethod
-    def new(cls, ruleset: Ruleset | None) -> Game:
-        """A game nothing has happened in yet."""
-        return cls(ruleset)
+    def new(
+        cls,
+        ruleset: Ruleset | None,
+        characters: Mapping[str, Mapping[str, Any] | None] | None = None,
+        player: str | None = None,
+    ) -> Game:
+        """A game nothing has happened in yet. `characters` maps each name to a build in the
+        Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
+        for a character nobody made a sheet for (it plays on the blank build)."""
+        version = ruleset.definition.sheet.version if ruleset is not None else 1
+        cards = []
+        for name, build in (characters or {}).items():
+            card: dict[str, Any] = {"name": name}
+            if build is not None:
+                card["rulesetSheet"] = {"v": version, "build": copy.deepcopy(dict(build))}
+            cards.append(
+                Character(
+                    name=name,
+                    build=Build(MappingProxyType(copy.deepcopy(dict(build or {})))),
+                    has_sheet=build is not None,
+                    card=MappingProxyType(card),
+                )
+            )
+        return cls(ruleset, tuple(cards), player)
 
     @classmethod
     def from_document(cls, ruleset: Ruleset | None, document: Mapping[str, Any]) -> Game:
         """A game from its JSON document; raises `GameDocumentError` listing every problem."""
         read = read_document(document)
         carried = {key: copy.deepcopy(value) for key, value in read.carried.items()}
-        return cls(ruleset, read.clocks, MappingProxyType(carried))
+        return cls(
+            ruleset,
+            read.characters,
+            read.player,
+            read.live,
+            read.clocks,
+            MappingProxyType(carried),
+        )
 
     def to_document(self) -> dict[str, Any]:
-        """The game as a JSON-ready document; `rulesetClocks` is left out when there are none."""
+        """The game as a JSON-ready document. Live state is stored sparsely, and keys with
+        nothing in them are left out."""
         document = {key: copy.deepcopy(value) for key, value in self.carried.items()}
+        if self.characters:
+            document["gameCharacterCards"] = [character.to_card() for character in self.characters]
+        if self.player is not None:
+            document["gamePlayer"] = self.player
+        live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
+        if live:
+            document["rulesetLive"] = live
         if self.clocks:
             document["rulesetClocks"] = [
                 {"name": clock.name, "size": clock.size, "filled": clock.filled}
@@ -49,8 +103,65 @@ class Game:
             ]
         return document
 
+    # Characters ------------------------------------------------------------------------------
+
+    @property
+    def player_character(self) -> Character | None:
+        """The card a command without `who=` means: the one named `player`, else the first."""
+        if self.player is not None:
+            key = normalize_name(self.player)
+            named = next((c for c in self.characters if c.key == key), None)
+            if named is not None:
+                return named
+        return self.characters[0] if self.characters else None
+
+    def character(self, who: str | None = None) -> Character:
+        """The character `who` names (the player's when None), as `who=` is matched; raises
+        `UnknownCharacterError` for a name that matches none, or two that are not the player's."""
+        if who is None:
+            found = self.player_character
+            if found is None:
+                raise UnknownCharacterError("this game has no characters")
+            return found
+        key = normalize_name(who)
+        matches = [character for character in self.characters if character.key == key]
+        if len(matches) == 1:
+            return matches[0]
+        player = self.player_character
+        if matches and player is not None and player.key == key:
+            return player
+        problem = "matches no character" if not matches else "is shared by several characters"
+        raise UnknownCharacterError(f"{who!r} {problem}")
+
+    def live_of(self, character: Character) -> LiveState:
+        return self.live.get(character.key) or LiveState()
+
+    @property
+    def party_live(self) -> LiveState:
+        return self.live.get(PARTY_KEY) or LiveState()
+
+    def sheet(self, who: str | None = None) -> SheetView:
+        """Every value of one character's sheet as it stands now."""
+        if self.ruleset is None:
+            raise GmTagsError("a game without a ruleset has no sheets")
+        character = self.character(who)
+        return character.view(self.ruleset, self.live_of(character))
+
+    def read(self, who: str | None, reference: ValueRef | Mapping[str, Any]) -> Number:
+        """Any value reference of the ruleset format (`{"derived": "burden"}`), evaluated for one
+        character as the sheet stands now."""
+        ref = reference if isinstance(reference, ValueRef) else ValueRef.model_validate(reference)
+        return self.sheet(who).read(ref)
+
+    # New snapshots ---------------------------------------------------------------------------
+
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Game:
-        return Game(self.ruleset, clocks, self.carried)
+        return replace(self, clocks=clocks)
+
+    def with_live(self, key: str, state: LiveState) -> Game:
+        live = dict(self.live)
+        live[key] = state
+        return replace(self, live=MappingProxyType(live))
 
     def apply_reply(self, reply: str) -> Turn:
         """Run every command tag in `reply`, in order. Never raises for anything `reply` holds."""

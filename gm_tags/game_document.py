@@ -1,23 +1,43 @@
 """Reading a game document (the JSON a game is saved as) into checked parts.
 
-Keys this build gives meaning to are checked; every other key is carried unchanged, so a document
-written by a newer build or by the Engine loses nothing here.
+    {"gameCharacterCards": [{"name": "Mira", "rulesetSheet": {"v": 1, "build": {...}},
+                             "items": [...]}],
+     "gamePlayer": "Mira",
+     "rulesetLive": {"mira": {"pools": {"grit": {"value": 3}}}, "$party": {...}},
+     "rulesetClocks": [{"name": "Alarm raised", "size": 6, "filled": 2}],
+     "gamePartySheet": {...}, "gamePartySheetRevision": 3}
+
+Shapes are checked and every problem is reported with its path, as ruleset problems are. Values
+the sheet no longer offers are not problems: they are read as the page says (a state value no
+longer offered reads as the default) and kept. Keys this build does not read are carried
+unchanged, so a document written by a newer build or by the Engine loses nothing here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .engine.clocks import Clock
 from .errors import GameDocumentError, Problem
+from .names import normalize_name
 from .ruleset.problems import problems_from
+from .sheet.build import Build, Item
+from .sheet.character import Character
+from .sheet.live import LiveState
 from .text import name_key, unsafe_reason
 
-KNOWN_KEYS = ("rulesetClocks",)
+KNOWN_KEYS = ("gameCharacterCards", "gamePlayer", "rulesetLive", "rulesetClocks")
+PARTY_KEY = "$party"
+LIMIT = 1_000_000
+
+Key = Annotated[str, Field(min_length=1, max_length=200)]
+Amount = Annotated[int, Field(ge=-LIMIT, le=LIMIT)]
+Scalar = int | float | str | bool | None
 
 
 def _clock_name(name: str) -> str:
@@ -29,9 +49,17 @@ def _clock_name(name: str) -> str:
     return name
 
 
-class ClockRecord(BaseModel):
+class _Shape(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
+
+class _Open(BaseModel):
+    """A stored object that may carry keys this build does not read (kept as they are)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True, defer_build=True)
+
+
+class ClockRecord(_Shape):
     name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_clock_name)]
     size: Annotated[int, Field(ge=2, le=12)]
     filled: Annotated[int, Field(ge=0)] = 0
@@ -43,16 +71,68 @@ class ClockRecord(BaseModel):
         return self
 
 
-class GameDocument(BaseModel):
-    model_config = ConfigDict(
-        extra="allow", strict=True, frozen=True, populate_by_name=True, defer_build=True
-    )
+class BuildRecord(_Open):
+    abilities: dict[Key, int | float] = {}
+    skills: dict[Key, str] = {}
+    saves: dict[Key, str] = {}
+    bonuses: dict[Key, int | float] = {}
+    fields: dict[Key, Scalar] = {}
+    lists: dict[Key, Annotated[list[dict[Key, Scalar]], Field(max_length=500)]] = {}
 
-    ruleset_clocks: list[ClockRecord] | None = Field(default=None, alias="rulesetClocks")
+
+class SheetRecord(_Open):
+    v: int
+    build: BuildRecord
+
+
+class ItemRecord(_Open):
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    worn: bool = False
+    category: str | None = None
+    slot: str | None = None
+    tags: list[str] = []
+    stats: dict[Key, int | float] = {}
+
+
+class CardRecord(_Open):
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    ruleset_sheet: SheetRecord | None = Field(default=None, alias="rulesetSheet")
+    items: Annotated[list[ItemRecord], Field(max_length=500)] | None = None
+
+
+class PoolRecord(_Shape):
+    value: Amount
+    temp: Annotated[int, Field(ge=0, le=LIMIT)] = 0
+
+
+class WoundsRecord(_Shape):
+    marks: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=64)] = []
+    overflow: Annotated[int, Field(ge=0, le=LIMIT)] = 0
+
+
+class LiveRecord(_Open):
+    pools: Annotated[dict[Key, PoolRecord], Field(max_length=600)] = {}
+    tracks: Annotated[dict[Key, Amount], Field(max_length=30)] = {}
+    wounds: Annotated[dict[Key, WoundsRecord], Field(max_length=30)] = {}
+    text: Annotated[dict[Key, Annotated[str, Field(max_length=500)]], Field(max_length=12)] = {}
+    conditions: Annotated[list[Key], Field(max_length=80)] = []
+    states: Annotated[dict[Key, Annotated[str, Field(max_length=80)]], Field(max_length=30)] = {}
+
+
+class GameDocument(_Open):
+    model_config = ConfigDict(populate_by_name=True)
+
+    cards: list[CardRecord] = Field(default=[], alias="gameCharacterCards")
+    player: str | None = Field(default=None, alias="gamePlayer")
+    live: dict[Key, LiveRecord] = Field(default={}, alias="rulesetLive")
+    clocks: list[ClockRecord] | None = Field(default=None, alias="rulesetClocks")
 
 
 @dataclass(frozen=True, slots=True)
 class ReadDocument:
+    characters: tuple[Character, ...]
+    player: str | None
+    live: Mapping[str, LiveState]
     clocks: tuple[Clock, ...]
     carried: dict[str, Any]
 
@@ -66,11 +146,45 @@ def read_document(document: Mapping[str, Any]) -> ReadDocument:
     except ValidationError as error:
         raise GameDocumentError(problems_from(error, data, GameDocument)) from None
     clocks = tuple(
-        Clock(record.name, record.size, record.filled) for record in checked.ruleset_clocks or ()
+        Clock(record.name, record.size, record.filled) for record in checked.clocks or ()
     )
     _no_shared_names(clocks)
-    carried = {key: value for key, value in data.items() if key not in KNOWN_KEYS}
-    return ReadDocument(clocks, carried)
+    raw_cards = data.get("gameCharacterCards") or []
+    raw_live = data.get("rulesetLive") or {}
+    return ReadDocument(
+        characters=tuple(
+            character_from(raw, record)
+            for raw, record in zip(raw_cards, checked.cards, strict=True)
+        ),
+        player=checked.player,
+        live=MappingProxyType({key: LiveState.from_json(raw_live[key]) for key in checked.live}),
+        clocks=clocks,
+        carried={key: value for key, value in data.items() if key not in KNOWN_KEYS},
+    )
+
+
+def character_from(raw: Mapping[str, Any], record: CardRecord) -> Character:
+    """A character from its stored card (the raw card is kept whole for the round trip)."""
+    sheet = raw.get("rulesetSheet")
+    build = sheet.get("build") if isinstance(sheet, Mapping) else None
+    items = tuple(
+        Item(
+            name=item.name,
+            worn=item.worn,
+            category=item.category,
+            slot=item.slot,
+            tags=tuple(item.tags),
+            stats=MappingProxyType(dict(item.stats)),
+        )
+        for item in record.items or ()
+    )
+    return Character(
+        name=record.name,
+        build=Build(MappingProxyType(dict(build or {}))),
+        items=items,
+        has_sheet=record.ruleset_sheet is not None,
+        card=MappingProxyType(dict(raw)),
+    )
 
 
 def _no_shared_names(clocks: tuple[Clock, ...]) -> None:
@@ -88,3 +202,7 @@ def _no_shared_names(clocks: tuple[Clock, ...]) -> None:
         seen.setdefault(key, at)
     if problems:
         raise GameDocumentError(problems)
+
+
+def live_key(name: str) -> str:
+    return normalize_name(name)

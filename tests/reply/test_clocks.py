@@ -87,7 +87,7 @@ def test_a_full_clock_is_done_stays_and_counts_until_cleared(crew: Ruleset) -> N
 
 @pytest.mark.spec("CL-17")
 def test_creating_beyond_max_is_refused_done_clocks_included(crew: Ruleset) -> None:
-    game = Game(crew, tuple(Clock(f"Done {n}", 4, 4) for n in range(6)))
+    game = Game(crew, clocks=tuple(Clock(f"Done {n}", 4, 4) for n in range(6)))
     turn = game.apply_reply('[clock: name="Seventh" size="4"]')
     assert turn.receipts[0].reason is Reason.CLOCKS_FULL
     assert turn.game.clocks == game.clocks
