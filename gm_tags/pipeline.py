@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 from .commands import Refused
 from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
+from .commands.sheet import SheetCommand, bind_sheet
 from .engine.clocks import run_clock
 from .engine.outcome import Outcome
+from .engine.sheet import run_sheet
 from .parse import Tag, parse_all
 from .reasons import Reason
 from .receipts import Receipt
@@ -29,8 +31,8 @@ if TYPE_CHECKING:
 # At most this many tags of one family apply per reply; the ones after are refused `too-many`.
 MAX_PER_FAMILY = 40
 
-Command = ClockCommand
-BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {"clock": bind_clock}
+Command = ClockCommand | SheetCommand
+BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {"clock": bind_clock, "sheet": bind_sheet}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,8 @@ def _one(
 
 
 def _execute(game: Game, command: Command) -> tuple[Game, Outcome]:
+    if isinstance(command, SheetCommand):
+        return run_sheet(command, game)
     settings = game.ruleset.definition.clocks if game.ruleset is not None else None
     clocks, outcome = run_clock(command, game.clocks, settings)
     return (game if clocks is game.clocks else game.with_clocks(clocks)), outcome
