@@ -7,13 +7,18 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
+from .commands.sheet import RestCommand, SheetCommand
 from .engine.clocks import Clock
+from .engine.outcome import Outcome
+from .engine.sheet import run_sheet
+from .engine.wounds import set_box
 from .errors import GmTagsError
 from .game_document import PARTY_KEY, read_document
 from .names import normalize_name
 from .pipeline import Turn, process
+from .reasons import Reason
 from .ruleset import Ruleset
 from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
@@ -26,6 +31,20 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 class UnknownCharacterError(GmTagsError, LookupError):
     """A name that matches no character, or more than one."""
+
+
+class SheetEdit(NamedTuple):
+    """What an edit made outside a reply came to: the new snapshot (the same one when refused),
+    and the `now` or the refusal, as a receipt would say them."""
+
+    game: Game
+    now: str | None
+    reason: Reason | None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
 
 
 @dataclass(frozen=True)
@@ -162,6 +181,29 @@ class Game:
         live = dict(self.live)
         live[key] = state
         return replace(self, live=MappingProxyType(live))
+
+    def rest(self, rest: str, who: str | None = None) -> SheetEdit:
+        """Take a rest (by id or label) for one character, the player's by default, or for
+        every character with `who="party"`, as `[sheet: op="rest"]` does."""
+        return self._edit(RestCommand(who, "rest", (("rest", rest),), rest))
+
+    def set_box(self, who: str | None, track: str, box: int, kind: str | None) -> SheetEdit:
+        """Mark (`kind`) or clear (`kind=None`) one box of a wound track by hand, as a player
+        does on the sheet screen, under the same rules as the command."""
+        if self.ruleset is None:
+            return SheetEdit(self, None, Reason.NO_SHEET, "this game has no ruleset")
+        try:
+            character = self.character(who)
+        except UnknownCharacterError as error:
+            return SheetEdit(self, None, Reason.UNKNOWN_CHARACTER, str(error))
+        result = set_box(self.ruleset, character, self.live_of(character), track, box, kind)
+        if isinstance(result, Outcome):
+            return SheetEdit(self, None, result.reason, result.detail)
+        return SheetEdit(self.with_live(character.key, result[0]), result[1], None)
+
+    def _edit(self, command: SheetCommand) -> SheetEdit:
+        game, outcome = run_sheet(command, self)
+        return SheetEdit(game, outcome.now, outcome.reason, outcome.detail)
 
     def apply_reply(self, reply: str) -> Turn:
         """Run every command tag in `reply`, in order. Never raises for anything `reply` holds."""

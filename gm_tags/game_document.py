@@ -25,6 +25,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from .engine.clocks import Clock
 from .errors import GameDocumentError, Problem
 from .names import normalize_name
+from .ruleset.base import Number
 from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
 from .sheet.character import Character
@@ -37,7 +38,7 @@ LIMIT = 1_000_000
 
 Key = Annotated[str, Field(min_length=1, max_length=200)]
 Amount = Annotated[int, Field(ge=-LIMIT, le=LIMIT)]
-Scalar = int | float | str | bool | None
+Scalar = Number | str | bool | None
 
 
 def _clock_name(name: str) -> str:
@@ -72,10 +73,10 @@ class ClockRecord(_Shape):
 
 
 class BuildRecord(_Open):
-    abilities: dict[Key, int | float] = {}
+    abilities: dict[Key, Number] = {}
     skills: dict[Key, str] = {}
     saves: dict[Key, str] = {}
-    bonuses: dict[Key, int | float] = {}
+    bonuses: dict[Key, Number] = {}
     fields: dict[Key, Scalar] = {}
     lists: dict[Key, Annotated[list[dict[Key, Scalar]], Field(max_length=500)]] = {}
 
@@ -91,7 +92,7 @@ class ItemRecord(_Open):
     category: str | None = None
     slot: str | None = None
     tags: list[str] = []
-    stats: dict[Key, int | float] = {}
+    stats: dict[Key, Number] = {}
 
 
 class CardRecord(_Open):

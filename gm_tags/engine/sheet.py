@@ -21,6 +21,7 @@ from ..commands.sheet import (
     TrackCommand,
     WoundCommand,
 )
+from ..names import PARTY
 from ..reasons import Reason
 from ..ruleset.loader import Ruleset
 from ..sheet.build import hidden
@@ -57,7 +58,7 @@ def run_sheet(command: SheetCommand, game: Game) -> tuple[Game, Outcome]:
     for character, result in results:
         if not isinstance(result, Outcome):
             game = game.with_live(character.key, result[0])
-    if len(results) == 1:
+    if who != PARTY:
         result = results[0][1]
         if isinstance(result, Outcome):
             return game, result._replace(request=request)

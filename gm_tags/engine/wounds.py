@@ -221,3 +221,50 @@ def _trimmed(boxes: tuple[str, ...]) -> tuple[str, ...]:
     while end and not boxes[end - 1]:
         end -= 1
     return boxes[:end]
+
+
+def set_box(
+    ruleset: Ruleset,
+    character: Character,
+    live: LiveState,
+    track_name: str,
+    box: int,
+    kind: str | None,
+) -> tuple[LiveState, str] | Outcome:
+    """A box marked or cleared by hand on the sheet screen, under the command's rules: on an
+    indexed track any clear box can be marked (a marked one is `no-box`) and any box cleared; on
+    other tracks a mark goes where the severity order puts it, and clearing box N clears the Nth
+    mark."""
+    tracks = ruleset.definition.sheet.live.tracks
+    track = by_name(tracks, track_name)
+    if track is None:
+        return Outcome.refused(Reason.UNKNOWN_TRACK, f"no track is named {track_name!r}")
+    if not track.is_wound:
+        return Outcome.refused(Reason.WRONG_TRACK, f"{track.label} is a plain track")
+    shape = wound_track(ruleset, character, track)
+    if not 1 <= box <= shape.capacity:
+        return Outcome.refused(Reason.NO_BOX, f"{track.label} has boxes 1 to {shape.capacity}")
+    wounds = shape.settled(live.wounds.get(track.id) or Wounds())
+    marks = list(wounds.marks) + [""] * (shape.capacity - len(wounds.marks))
+    if kind is None:
+        if shape.indexed:
+            marks[box - 1] = ""
+            changed = Wounds(_trimmed(tuple(marks)), wounds.overflow)
+        else:
+            kept = [mark for at, mark in enumerate(wounds.marks) if at != box - 1]
+            changed = Wounds(tuple(kept), wounds.overflow)
+        return live.with_wounds(track.id, changed), shape.now(changed)
+    named = _kind_named(track, kind)
+    if named is None:
+        return Outcome.refused(Reason.UNKNOWN_KIND, f"{track.label} takes no kind {kind!r}")
+    if shape.indexed:
+        if marks[box - 1]:
+            return Outcome.refused(Reason.NO_BOX, f"box {box} of {track.label} is marked already")
+        marks[box - 1] = named
+        changed = Wounds(_trimmed(tuple(marks)), wounds.overflow)
+    else:
+        placed = mark(shape, wounds, named, 1, None)
+        if isinstance(placed, Outcome):
+            return placed
+        changed = placed
+    return live.with_wounds(track.id, changed), shape.now(changed)

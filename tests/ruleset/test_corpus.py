@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gm_tags import RulesetError, load_ruleset
-from tests.ruleset.corpus import InvalidCase, invalid_cases, valid_sources
+from tests.ruleset.corpus import RULESETS, InvalidCase, invalid_cases, valid_sources
 
 INVALID = invalid_cases()
 
@@ -141,3 +141,12 @@ def test_each_invalid_fixture_has_one_thing_wrong() -> None:
 def test_reference_ruleset_loads_unchanged(reference_rulesets: Path, name: str) -> None:
     ruleset = load_ruleset(reference_rulesets / name)
     assert ruleset.id == name.removesuffix(".json")
+
+
+@pytest.mark.parametrize("name", ["ember-roads.json", "gravewatch.json"])
+def test_the_bundled_copies_of_the_reference_rulesets_match_the_published_ones(
+    reference_rulesets: Path, name: str
+) -> None:
+    bundled = RULESETS / "reference" / name
+    assert bundled.read_bytes() == (reference_rulesets / name).read_bytes()
+    assert load_ruleset(bundled).id == name.removesuffix(".json")
