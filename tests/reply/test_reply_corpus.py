@@ -38,6 +38,11 @@ def report(turn: Turn) -> str:
     clocks = [
         f"{clock.name}: {clock.fill}{' done' if clock.done else ''}" for clock in turn.game.clocks
     ]
+    live = turn.game.to_document().get("rulesetLive", {})
+    stored = [
+        f"{key}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
+        for key, state in live.items()
+    ]
     return "\n".join(
         [
             "=== reply ===",
@@ -48,6 +53,8 @@ def report(turn: Turn) -> str:
             *receipts,
             "=== clocks ===",
             *clocks,
+            "=== live state ===",
+            *stored,
         ]
     )
 
