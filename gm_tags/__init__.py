@@ -1,15 +1,21 @@
 """gm-tags: the command tags a language-model Game Master writes, parsed, applied and rewritten."""
 
+from .dice import Dice
 from .engine.clocks import Clock
 from .errors import GameDocumentError, GmTagsError, Problem, RulesetError, SourceError
-from .game import Game
+from .game import ColumnRoll, Game, SheetEdit, UnknownCharacterError
 from .pipeline import Turn
 from .reasons import Reason
 from .receipts import Receipt
 from .ruleset import Ruleset, load_ruleset
+from .sheet.columns import ColumnRollError
+from .sheet.pickers import StateChoice
 
 __all__ = [
     "Clock",
+    "ColumnRoll",
+    "ColumnRollError",
+    "Dice",
     "Game",
     "GameDocumentError",
     "GmTagsError",
@@ -18,7 +24,10 @@ __all__ = [
     "Receipt",
     "Ruleset",
     "RulesetError",
+    "SheetEdit",
     "SourceError",
+    "StateChoice",
     "Turn",
+    "UnknownCharacterError",
     "load_ruleset",
 ]

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .commands.sheet import RestCommand, SheetCommand
+from .dice import Dice
 from .engine.clocks import Clock
 from .engine.outcome import Outcome
 from .engine.sheet import run_sheet
@@ -24,9 +25,37 @@ from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
 from .sheet.build import Build
 from .sheet.character import Character, SheetView
+from .sheet.columns import ColumnRollError, roll_cell
 from .sheet.live import LiveState
+from .sheet.pickers import StateChoice, state_choices
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def layer_ids(ruleset: Ruleset | None) -> set[str]:
+    if ruleset is None:
+        return set()
+    return {layer.id for layer in ruleset.definition.layers or ()}
+
+
+def removed_values(
+    ruleset: Ruleset | None, layers: tuple[str, ...]
+) -> Mapping[str, frozenset[Any]]:
+    """The enum values the game's layers take out, by field."""
+    removed: dict[str, set[Any]] = {}
+    for layer in (ruleset.definition.layers or ()) if ruleset is not None else ():
+        if layer.id in layers:
+            for entry in layer.remove_values or ():
+                removed.setdefault(entry.field, set()).update(entry.values)
+    return MappingProxyType({key: frozenset(values) for key, values in removed.items()})
+
+
+class ColumnRoll(NamedTuple):
+    """A roll column thrown: the new snapshot (the cell written), the faces, and the total."""
+
+    game: Game
+    rolls: tuple[int, ...]
+    total: int
 
 
 class UnknownCharacterError(GmTagsError, LookupError):
@@ -63,6 +92,20 @@ class Game:
     live: Mapping[str, LiveState] = field(default_factory=lambda: EMPTY)
     clocks: tuple[Clock, ...] = ()
     carried: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    layers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.layers and not any(c.build.removed for c in self.characters):
+            return
+        removed = removed_values(self.ruleset, self.layers)
+        characters = tuple(
+            character
+            if character.build.removed == removed
+            else replace(character, build=replace(character.build, removed=removed))
+            for character in self.characters
+        )
+        if characters != self.characters:
+            object.__setattr__(self, "characters", characters)
 
     @classmethod
     def new(
@@ -70,10 +113,15 @@ class Game:
         ruleset: Ruleset | None,
         characters: Mapping[str, Mapping[str, Any] | None] | None = None,
         player: str | None = None,
+        layers: tuple[str, ...] | list[str] = (),
     ) -> Game:
         """A game nothing has happened in yet. `characters` maps each name to a build in the
         Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
-        for a character nobody made a sheet for (it plays on the blank build)."""
+        for a character nobody made a sheet for (it plays on the blank build). `layers` are the
+        ids of the ruleset's layers this game plays with."""
+        unknown = [layer for layer in layers if layer not in layer_ids(ruleset)]
+        if unknown:
+            raise GmTagsError(f"the ruleset has no layer {unknown[0]!r}")
         version = ruleset.definition.sheet.version if ruleset is not None else 1
         cards = []
         for name, build in (characters or {}).items():
@@ -88,12 +136,12 @@ class Game:
                     card=MappingProxyType(card),
                 )
             )
-        return cls(ruleset, tuple(cards), player)
+        return cls(ruleset, tuple(cards), player, layers=tuple(layers))
 
     @classmethod
     def from_document(cls, ruleset: Ruleset | None, document: Mapping[str, Any]) -> Game:
         """A game from its JSON document; raises `GameDocumentError` listing every problem."""
-        read = read_document(document)
+        read = read_document(document, layer_ids(ruleset))
         carried = {key: copy.deepcopy(value) for key, value in read.carried.items()}
         return cls(
             ruleset,
@@ -102,6 +150,7 @@ class Game:
             read.live,
             read.clocks,
             MappingProxyType(carried),
+            read.layers,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -112,6 +161,8 @@ class Game:
             document["gameCharacterCards"] = [character.to_card() for character in self.characters]
         if self.player is not None:
             document["gamePlayer"] = self.player
+        if self.layers:
+            document["rulesetLayers"] = list(self.layers)
         live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
         if live:
             document["rulesetLive"] = live
@@ -200,6 +251,35 @@ class Game:
         if isinstance(result, Outcome):
             return SheetEdit(self, None, result.reason, result.detail)
         return SheetEdit(self.with_live(character.key, result[0]), result[1], None)
+
+    def states(self, who: str | None = None) -> list[StateChoice]:
+        """Each live state the character's sheet shows, with its values, their labels and the
+        value it holds now: what a sheet screen's pickers offer."""
+        if self.ruleset is None:
+            return []
+        character = self.character(who)
+        return state_choices(self.ruleset, character, self.live_of(character))
+
+    def roll_column(
+        self,
+        who: str | None,
+        list_id: str,
+        row: int | str,
+        column: str,
+        *,
+        seed: int | str | None = None,
+    ) -> ColumnRoll:
+        """Throw the dice of a roll column for one row (by position, or by the text in its first
+        text column) and write the total, held to the column's range. Raises `ColumnRollError`
+        when the sheet has no such list, row or roll column."""
+        if self.ruleset is None:
+            raise ColumnRollError("a game without a ruleset has no sheets")
+        character = self.character(who)
+        rolled = roll_cell(
+            self.ruleset, character, self.live_of(character), list_id, row, column, Dice(seed)
+        )
+        characters = tuple(rolled.character if c is character else c for c in self.characters)
+        return ColumnRoll(replace(self, characters=characters), rolled.rolls, rolled.total)
 
     def _edit(self, command: SheetCommand) -> SheetEdit:
         game, outcome = run_sheet(command, self)

@@ -32,7 +32,7 @@ from .sheet.character import Character
 from .sheet.live import LiveState
 from .text import name_key, unsafe_reason
 
-KNOWN_KEYS = ("gameCharacterCards", "gamePlayer", "rulesetLive", "rulesetClocks")
+KNOWN_KEYS = ("gameCharacterCards", "gamePlayer", "rulesetLive", "rulesetClocks", "rulesetLayers")
 PARTY_KEY = "$party"
 LIMIT = 1_000_000
 
@@ -127,6 +127,7 @@ class GameDocument(_Open):
     player: str | None = Field(default=None, alias="gamePlayer")
     live: dict[Key, LiveRecord] = Field(default={}, alias="rulesetLive")
     clocks: list[ClockRecord] | None = Field(default=None, alias="rulesetClocks")
+    layers: Annotated[list[str], Field(max_length=12)] = Field(default=[], alias="rulesetLayers")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +137,11 @@ class ReadDocument:
     live: Mapping[str, LiveState]
     clocks: tuple[Clock, ...]
     carried: dict[str, Any]
+    layers: tuple[str, ...]
 
 
-def read_document(document: Mapping[str, Any]) -> ReadDocument:
+def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
+    """The document's parts; `layers` are the layer ids the ruleset offers (None: any)."""
     if not isinstance(document, Mapping):
         raise GameDocumentError([Problem("(root)", "a game document is a JSON object")])
     data = dict(document)
@@ -150,6 +153,13 @@ def read_document(document: Mapping[str, Any]) -> ReadDocument:
         Clock(record.name, record.size, record.filled) for record in checked.clocks or ()
     )
     _no_shared_names(clocks)
+    unknown = [
+        Problem(f"rulesetLayers.{at}", f"the ruleset has no layer {layer!r}")
+        for at, layer in enumerate(checked.layers)
+        if layers is not None and layer not in layers
+    ]
+    if unknown:
+        raise GameDocumentError(unknown)
     raw_cards = data.get("gameCharacterCards") or []
     raw_live = data.get("rulesetLive") or {}
     return ReadDocument(
@@ -161,6 +171,7 @@ def read_document(document: Mapping[str, Any]) -> ReadDocument:
         live=MappingProxyType({key: LiveState.from_json(raw_live[key]) for key in checked.live}),
         clocks=clocks,
         carried={key: value for key, value in data.items() if key not in KNOWN_KEYS},
+        layers=tuple(checked.layers),
     )
 
 

@@ -3,10 +3,20 @@ fixture rulesets, never against the code's own output."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from gm_tags import Game, Ruleset
-from tests.sheet.conftest import one
+from gm_tags import (
+    ColumnRollError,
+    Dice,
+    Game,
+    GameDocumentError,
+    Ruleset,
+    StateChoice,
+    load_ruleset,
+)
+from tests.sheet.conftest import RULESETS, one
 
 GEAR = [
     {"name": "Rope", "bulk": 1, "packed": True},
@@ -195,3 +205,89 @@ def test_a_cap_on_a_live_pool_holds_the_skill_as_the_pool_drains(gravewatch: Rul
     assert game.read(None, {"skillMod": "soothe"}) == 3
     spent = game.apply_reply('[sheet: op="spend" pool="resolve" amount="2"]').game
     assert spent.read(None, {"skillMod": "soothe"}) == 1
+
+
+@pytest.mark.spec("ET-4", "HW-3")
+def test_a_layer_taking_a_value_out_means_its_table_row_is_never_read() -> None:
+    data = json.loads((RULESETS / "reference" / "gravewatch.json").read_text("utf-8"))
+    data["layers"] = [
+        {
+            "id": "no_dawn",
+            "label": "No dawn watch",
+            "removeValues": [{"field": "watch", "values": ["dawn"]}],
+        }
+    ]
+    ruleset = load_ruleset(data)
+    build = {"abilities": {"nerve": 3}, "fields": {"watch": "dawn"}}
+    assert Game.new(ruleset, {"Wren": build}).read(None, {"derived": "resolve_max"}) == 6
+    layered = Game.new(ruleset, {"Wren": build}, layers=["no_dawn"])
+    # The watch reads as its default (night): the dawn row is never read while the layer is on.
+    assert layered.read(None, {"derived": "resolve_max"}) == 5
+    document = layered.to_document()
+    assert document["rulesetLayers"] == ["no_dawn"]
+    assert document["gameCharacterCards"][0]["rulesetSheet"]["build"]["fields"]["watch"] == "dawn"
+    assert Game.from_document(ruleset, document).read(None, {"derived": "resolve_max"}) == 5
+    with pytest.raises(GameDocumentError):
+        Game.from_document(ruleset, {**document, "rulesetLayers": ["midsummer"]})
+
+
+@pytest.mark.spec("VR-4")
+def test_live_pool_reads_what_is_left(gravewatch: Ruleset) -> None:
+    game = one(gravewatch, {"abilities": {"nerve": 2}})
+    spent = game.apply_reply('[sheet: op="spend" pool="resolve" amount="3"]').game
+    assert (
+        game.read(None, {"livePool": "resolve"}),
+        spent.read(None, {"livePool": "resolve"}),
+    ) == (4, 1)
+
+
+def rolls_of(seed: int, count: int, sides: int) -> list[int]:
+    return Dice(seed).roll(count, sides)
+
+
+@pytest.mark.spec("SH-11")
+def test_a_roll_column_throws_the_engines_dice_with_sides_from_a_number_a_column_or_the_sheet(
+    fifth: Ruleset,
+) -> None:
+    rows = [{"name": "2nd", "die": "d10"}, {"name": "3rd"}]
+    game = one(fifth, {"fields": {"hit_die_size": "d6"}, "lists": {"hp_rolls": rows}})
+    by_column = game.roll_column(None, "hp_rolls", "2nd", "rolled", seed=7)
+    assert list(by_column.rolls) == rolls_of(7, 1, 10)  # the row's die: d10
+    assert by_column.total == by_column.rolls[0]
+    stored = by_column.game.to_document()["gameCharacterCards"][0]["rulesetSheet"]["build"]
+    assert stored["lists"]["hp_rolls"][0]["rolled"] == by_column.total
+    default_die = game.roll_column(None, "hp_rolls", 1, "rolled", seed=7)
+    assert list(default_die.rolls) == rolls_of(7, 1, 8)  # an empty die cell reads its default
+    by_sheet = game.roll_column(None, "hp_rolls", 0, "by_class", seed=3)
+    assert list(by_sheet.rolls) == rolls_of(3, 1, 6)  # hit_die_sides off the sheet: d6
+    held = game.roll_column(None, "hp_rolls", 0, "luck", seed=11)
+    assert held.total == min(max(sum(held.rolls), 2), 3)  # 2d4 held to 2..3
+    assert (
+        game.to_document()
+        == one(fifth, {"fields": {"hit_die_size": "d6"}, "lists": {"hp_rolls": rows}}).to_document()
+    )
+
+
+def test_rolling_what_the_sheet_does_not_have_is_an_error(fifth: Ruleset) -> None:
+    game = one(fifth, {"lists": {"hp_rolls": [{"name": "2nd"}]}})
+    for args in (
+        ("nope", 0, "rolled"),
+        ("hp_rolls", 5, "rolled"),
+        ("hp_rolls", 0, "die"),
+        ("hp_rolls", "9th", "rolled"),
+    ):
+        with pytest.raises(ColumnRollError):
+            game.roll_column(None, *args)
+
+
+@pytest.mark.spec("ST-9")
+def test_the_state_pickers_list_values_labels_and_the_current_value(ember: Ruleset) -> None:
+    game = one(ember).apply_reply('[sheet: op="state" state="stance" value="reckless"]').game
+    (stance,) = game.states()
+    assert stance == StateChoice(
+        "stance",
+        "Stance",
+        (("guarded", "Guarded"), ("steady", "Steady"), ("reckless", "Reckless")),
+        "reckless",
+    )
+    assert one(ember).states()[0].current == "steady"
