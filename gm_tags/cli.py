@@ -7,9 +7,10 @@ Exit codes: 0 all good, 1 something was refused, 2 a path could not be read or h
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -46,20 +47,39 @@ def _schema(args: argparse.Namespace, out: TextIO) -> int:
     return OK
 
 
+Command = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _reporting_input_errors(run: Command) -> Command:
+    """`run`, with a refused ruleset or game document (exit 1) and an unreadable file (exit 2)
+    reported on stderr instead of raised."""
+
+    @functools.wraps(run)
+    def guarded(args: argparse.Namespace, out: TextIO) -> int:
+        try:
+            return run(args, out)
+        except (RulesetError, GameDocumentError) as error:
+            print(error, file=sys.stderr)
+            return REFUSED
+        except SourceError as error:
+            print(error, file=sys.stderr)
+            return UNREADABLE
+
+    return guarded
+
+
+def _open_game(args: argparse.Namespace) -> Game:
+    ruleset = load_ruleset(args.ruleset) if args.ruleset else None
+    return _read_game(ruleset, args.game)
+
+
+@_reporting_input_errors
 def _apply(args: argparse.Namespace, out: TextIO) -> int:
     if args.write and not args.game:
         print("--write saves to the --game file; name one", file=sys.stderr)
         return UNREADABLE
-    try:
-        ruleset = load_ruleset(args.ruleset) if args.ruleset else None
-        game = _read_game(ruleset, args.game)
-        reply = sys.stdin.read() if args.reply == "-" else _read_text(args.reply)
-    except (RulesetError, GameDocumentError) as error:
-        print(error, file=sys.stderr)
-        return REFUSED
-    except SourceError as error:
-        print(error, file=sys.stderr)
-        return UNREADABLE
+    game = _open_game(args)
+    reply = sys.stdin.read() if args.reply == "-" else _read_text(args.reply)
     turn = game.apply_reply(reply)
     if args.json:
         print(json.dumps(turn.to_dict(), indent=2, ensure_ascii=False), file=out)
@@ -70,6 +90,18 @@ def _apply(args: argparse.Namespace, out: TextIO) -> int:
             json.dumps(turn.game.to_document(), indent=2, ensure_ascii=False) + "\n",
             encoding="utf-8",
         )
+    return OK
+
+
+@_reporting_input_errors
+def _prompt(args: argparse.Namespace, out: TextIO) -> int:
+    game = _open_game(args)
+    system = game.system_prompt(budget=args.budget)
+    if system.cut:
+        print(f"the rules reference was cut by {system.cut} characters to fit", file=sys.stderr)
+    print("=== system ===", system.text, "=== reminder ===", game.reminder(), sep="\n", file=out)
+    if args.world:
+        print("=== world ===", game.world_prompt(), sep="\n", file=out)
     return OK
 
 
@@ -115,6 +147,16 @@ def _parser() -> argparse.ArgumentParser:
         "--write", action="store_true", help="save the game the reply left back to --game"
     )
     apply.set_defaults(run=_apply)
+    prompt = commands.add_parser("prompt", help="print what the model reads for a game")
+    prompt.add_argument("--ruleset", metavar="PATH", help="ruleset file or package folder")
+    prompt.add_argument(
+        "--game", metavar="GAME.json", help="the game document (a new game if absent)"
+    )
+    prompt.add_argument(
+        "--budget", type=int, metavar="TOKENS", help="fit the system section into this many tokens"
+    )
+    prompt.add_argument("--world", action="store_true", help="also print the world set-up prompt")
+    prompt.set_defaults(run=_prompt)
     return parser
 
 

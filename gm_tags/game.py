@@ -19,6 +19,9 @@ from .errors import GmTagsError
 from .game_document import PARTY_KEY, read_document
 from .names import normalize_name
 from .pipeline import Turn, process
+from .prompt.reminder import reminder
+from .prompt.sheet_block import sheet_block
+from .prompt.system import SystemPrompt, TokenCounter, estimate_tokens, system_prompt, world_prompt
 from .reasons import Reason
 from .ruleset import Ruleset
 from .ruleset.refs import ValueRef
@@ -93,6 +96,9 @@ class Game:
     clocks: tuple[Clock, ...] = ()
     carried: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     layers: tuple[str, ...] = ()
+    # What the model must hear next turn because it did not happen: the refused commands of the
+    # reply that made this snapshot, as summary lines.
+    recent: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.layers and not any(c.build.removed for c in self.characters):
@@ -151,6 +157,7 @@ class Game:
             read.clocks,
             MappingProxyType(carried),
             read.layers,
+            read.recent,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -163,6 +170,8 @@ class Game:
             document["gamePlayer"] = self.player
         if self.layers:
             document["rulesetLayers"] = list(self.layers)
+        if self.recent:
+            document["gameRecentOutcomes"] = list(self.recent)
         live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
         if live:
             document["rulesetLive"] = live
@@ -284,6 +293,33 @@ class Game:
     def _edit(self, command: SheetCommand) -> SheetEdit:
         game, outcome = run_sheet(command, self)
         return SheetEdit(game, outcome.now, outcome.reason, outcome.detail)
+
+    def with_recent(self, recent: tuple[str, ...]) -> Game:
+        return replace(self, recent=recent)
+
+    # What the model reads -------------------------------------------------------------------
+
+    def reminder(self) -> str:
+        """The per-turn reminder: last turn's refusals, the commands and their limits, the check,
+        the clocks, `gm.sheetGuidance` and a sheet block per character."""
+        return reminder(self)
+
+    def sheet_block(self, who: str | None = None) -> str:
+        """One character's sheet block as the reminder writes it."""
+        if self.ruleset is None:
+            return ""
+        character = self.character(who)
+        return sheet_block(self.ruleset, character, self.live_of(character))
+
+    def system_prompt(
+        self, budget: int | None = None, count: TokenCounter = estimate_tokens
+    ) -> SystemPrompt:
+        """The stable system section; with a token `budget`, the rules reference is cut to fit."""
+        return system_prompt(self.ruleset, budget, count)
+
+    def world_prompt(self) -> str:
+        """What the world set-up prompt adds (`gm.worldGuidance`); never part of a turn."""
+        return world_prompt(self.ruleset)
 
     def apply_reply(self, reply: str) -> Turn:
         """Run every command tag in `reply`, in order. Never raises for anything `reply` holds."""

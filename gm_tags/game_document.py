@@ -32,7 +32,14 @@ from .sheet.character import Character
 from .sheet.live import LiveState
 from .text import name_key, unsafe_reason
 
-KNOWN_KEYS = ("gameCharacterCards", "gamePlayer", "rulesetLive", "rulesetClocks", "rulesetLayers")
+KNOWN_KEYS = (
+    "gameRecentOutcomes",
+    "gameCharacterCards",
+    "gamePlayer",
+    "rulesetLive",
+    "rulesetClocks",
+    "rulesetLayers",
+)
 PARTY_KEY = "$party"
 LIMIT = 1_000_000
 
@@ -128,6 +135,9 @@ class GameDocument(_Open):
     live: dict[Key, LiveRecord] = Field(default={}, alias="rulesetLive")
     clocks: list[ClockRecord] | None = Field(default=None, alias="rulesetClocks")
     layers: Annotated[list[str], Field(max_length=12)] = Field(default=[], alias="rulesetLayers")
+    recent: Annotated[list[str], Field(max_length=200)] = Field(
+        default=[], alias="gameRecentOutcomes"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +148,7 @@ class ReadDocument:
     clocks: tuple[Clock, ...]
     carried: dict[str, Any]
     layers: tuple[str, ...]
+    recent: tuple[str, ...]
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -172,6 +183,7 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         clocks=clocks,
         carried={key: value for key, value in data.items() if key not in KNOWN_KEYS},
         layers=tuple(checked.layers),
+        recent=tuple(checked.recent),
     )
 
 

@@ -70,6 +70,9 @@ def process(game: Game, reply: str) -> Turn:
         over_limit = seen[tag.name] > MAX_PER_FAMILY
         game, receipt = _one(game, tag, BINDERS[tag.name], over_limit=over_limit)
         receipts.append(receipt)
+    refused = tuple(receipt.summary for receipt in receipts if not receipt.ok)
+    if refused or game.recent:
+        game = game.with_recent(refused)
     return Turn(
         reply=rewrite(reply, receipts),
         narration=narrate(reply, [(receipt.start, receipt.end) for receipt in receipts]),

@@ -45,6 +45,31 @@ class Receipt(NamedTuple):
     def result(self) -> str:
         return "ok" if self.reason is None else "refused"
 
+    @property
+    def summary(self) -> str:
+        """One line for a log or the next reminder: `Mira spend grit -> 3/8`,
+        `Mira spend grit refused (insufficient)`, `clock Alarm raised tick -> 4/6`."""
+        request = dict(self.request)
+        if "raw" in request:
+            words = [f"a {self.family} tag that could not be read"]
+        elif self.family == "clock":
+            action = next((key for key in ("size", "tick", "clear") if key in request), "")
+            words = ["clock", request.get("name") or "", action]
+        else:
+            target = next(
+                (
+                    request[key]
+                    for key in ("pool", "track", "condition", "state", "field", "rest", "name")
+                    if request.get(key)
+                ),
+                "",
+            )
+            words = [request.get("who") or "", request.get("op") or "", target or ""]
+        head = " ".join(word for word in words if word)
+        if self.reason is not None:
+            return f"{head} refused ({self.reason.value})"
+        return f"{head} -> {self.now}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "family": self.family,

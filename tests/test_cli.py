@@ -134,3 +134,18 @@ def test_apply_exits_2_on_an_unreadable_reply(capsys: pytest.CaptureFixture[str]
     code, _ = run("apply", "--ruleset", CREW, "no/such/reply.txt")
     assert code == 2
     assert "no/such/reply.txt" in capsys.readouterr().err
+
+
+def test_prompt_prints_the_system_section_and_the_reminder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    keepers = str(RULESETS / "packaged-lantern-keepers")
+    code, out = run("prompt", "--ruleset", keepers, "--game", str(GAMES / "lantern-keepers.json"))
+    assert code == 0
+    system, reminder = out.split("=== reminder ===\n")
+    assert system.startswith("=== system ===\nLantern Keepers:")
+    assert "Game Master rules reference" in system
+    assert "<character_sheets>\nOdile" in reminder
+    code, out = run("prompt", "--ruleset", keepers, "--budget", "40")
+    assert code == 0 and "left out here to fit the context" in out
+    assert "cut by" in capsys.readouterr().err

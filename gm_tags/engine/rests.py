@@ -188,14 +188,16 @@ def _wound_step(
         clear = count - keep if isinstance(keep, int) else 0
     else:
         clear = -_change(step, shape.capacity)
+    # Marks that no longer fit are stored as overflow once a step touches the track.
+    settled = live.with_wounds(track.id, wounds)
     if clear <= 0:
-        return live
+        return settled
     if kind is not None:
         healed = heal(shape, Wounds(wounds.marks, 0), kind, clear)
         healed = Wounds(healed.marks, wounds.overflow)
     else:
         healed = heal(shape, wounds, None, clear)
     if healed == wounds:
-        return live
+        return settled
     changes[f"wounds:{track.id}"] = shape.now(healed)
     return live.with_wounds(track.id, healed)

@@ -74,11 +74,13 @@ class WoundTrack:
             return wounds
         return Wounds(marks[: self.capacity], wounds.overflow + len(marks) - self.capacity)
 
-    def now(self, wounds: Wounds) -> str:
+    def now(self, wounds: Wounds, cost: str = "") -> str:
+        """`Harm 3/4 Bleeding +1 over`; `cost` (`-3 to rolls`) goes before the overflow."""
         marked = filled(wounds)
         text = f"{self.track.label} {marked}/{self.capacity}"
         if marked and self.levels:
             text += f" {self.levels[min(marked, len(self.levels)) - 1].label}"
+        text += f" {cost}" if cost else ""
         return text + (f" +{wounds.overflow} over" if wounds.overflow else "")
 
     def penalty(self, wounds: Wounds) -> int:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Number = int | float
 
@@ -21,6 +22,18 @@ def rounded(value: float, how: str) -> int:
 def whole(value: float) -> Number:
     """A whole-valued float as an int, so 3.0 reads and prints as 3."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def step_function(table: Sequence[Sequence[Number]]) -> Callable[[float], Number]:
+    """`step_lookup` for one table, with its thresholds searched by bisection."""
+    thresholds = [row[0] for row in table]
+    results = [row[1] for row in table]
+
+    def lookup(value: float) -> Number:
+        at = bisect.bisect_right(thresholds, value)
+        return results[at - 1] if at else 0
+
+    return lookup
 
 
 def step_lookup(table: Sequence[Sequence[Number]], value: float) -> Number:

@@ -31,7 +31,7 @@ from ..ruleset.sheet import (
     Track,
     UntrainedBy,
 )
-from .arithmetic import Number, rounded, step_lookup, whole
+from .arithmetic import Number, rounded, step_function, step_lookup, whole
 from .build import Build, Item, cell, field_value, hidden, list_rows
 from .live import LiveState
 from .wounds import MAX_BOXES, filled, penalty, rungs
@@ -239,8 +239,8 @@ class Plan:
             if isinstance(derived, ScaleDerived):
                 multiplier, how = derived.multiplier, derived.round
                 return (lambda v, c: rounded(v[read] * multiplier, how)), reads_live
-            table = derived.table
-            return (lambda v, c: step_lookup(table, v[read])), reads_live
+            lookup = step_function(derived.table)
+            return (lambda v, c: lookup(v[read])), reads_live
         slots, reads_live = self._reads(*(ref_key(ref) for ref in derived.of))
         if isinstance(derived, SumDerived):
             return (lambda v, c: whole(sum(v[slot] for slot in slots))), reads_live

@@ -1,0 +1,50 @@
+"""The per-turn reminder: what did not happen last turn, the commands the ruleset can use with
+their limits, the ruleset's vocabulary, the check, the clocks, `gm.sheetGuidance`, then a sheet
+block per character inside `<character_sheets>`.
+
+It goes into the last user message every turn (never the system prompt, so a provider's prompt
+cache survives). A game without a ruleset gets no sheet section at all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .checks import check_lines
+from .clocks import clock_section
+from .commands import sheet_command_lines, vocabulary_lines
+from .sheet_block import sheet_block
+from .text import safe
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+HEADING = "Game state and commands"
+
+
+def reminder(game: Game) -> str:
+    parts: list[str] = []
+    if game.recent:
+        parts.append(
+            "These did not happen in your last reply, so do not narrate them as if they had: "
+            + "; ".join(safe(line, 200) for line in game.recent)
+            + "."
+        )
+    ruleset = game.ruleset
+    if ruleset is None:
+        return "\n\n".join(parts)
+    definition = ruleset.definition
+    section = [HEADING, *sheet_command_lines(ruleset), *vocabulary_lines(ruleset)]
+    parts.append("\n".join(section))
+    parts.append("\n".join(check_lines(ruleset)))
+    clocks = clock_section(definition.clocks, game.clocks)
+    if clocks:
+        parts.append(clocks)
+    if definition.gm.sheet_guidance:
+        parts.append(definition.gm.sheet_guidance)
+    blocks = [
+        sheet_block(ruleset, character, game.live_of(character)) for character in game.characters
+    ]
+    if blocks:
+        parts.append("<character_sheets>\n" + "\n\n".join(blocks) + "\n</character_sheets>")
+    return "\n\n".join(parts)
