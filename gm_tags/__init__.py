@@ -1,9 +1,10 @@
 """gm-tags: the command tags a language-model Game Master writes, parsed, applied and rewritten."""
 
+from .checks.record import CheckRecord
 from .dice import Dice
 from .engine.clocks import Clock
 from .errors import GameDocumentError, GmTagsError, Problem, RulesetError, SourceError
-from .game import ColumnRoll, Game, SheetEdit, UnknownCharacterError
+from .game import CheckRefused, ColumnRoll, Game, SheetEdit, UnknownCharacterError
 from .pipeline import Turn
 from .reasons import Reason
 from .receipts import Receipt
@@ -12,6 +13,8 @@ from .sheet.columns import ColumnRollError
 from .sheet.pickers import StateChoice
 
 __all__ = [
+    "CheckRecord",
+    "CheckRefused",
     "Clock",
     "ColumnRoll",
     "ColumnRollError",

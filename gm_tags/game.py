@@ -4,11 +4,14 @@ as it was, so regenerating a reply or choosing a swipe is a choice of snapshot."
 from __future__ import annotations
 
 import copy
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from .checks.record import CheckRecord, CheckRequest
+from .checks.run import Untrained, roll_check
 from .commands.sheet import RestCommand, SheetCommand
 from .dice import Dice
 from .engine.clocks import Clock
@@ -61,6 +64,17 @@ class ColumnRoll(NamedTuple):
     total: int
 
 
+class CheckRefused(GmTagsError):
+    """A check the character cannot attempt untrained. `code` is `skill_check_untrained`, which an
+    HTTP layer answers with a 400."""
+
+    code = "skill_check_untrained"
+
+    def __init__(self, skill: str, who: str | None) -> None:
+        self.skill, self.who = skill, who
+        super().__init__(f"{who or 'the character'} cannot attempt {skill} untrained")
+
+
 class UnknownCharacterError(GmTagsError, LookupError):
     """A name that matches no character, or more than one."""
 
@@ -99,6 +113,13 @@ class Game:
     # What the model must hear next turn because it did not happen: the refused commands of the
     # reply that made this snapshot, as summary lines.
     recent: tuple[str, ...] = ()
+    # The summary line of every check in that reply, for the Game Master to narrate from.
+    rolled: tuple[str, ...] = ()
+    # Dice: "reroll" gives a regenerated reply fresh dice; "keep" seeds each message's dice from
+    # `dice_seed` and the message's place (`turn`), so a regenerated reply throws the same faces.
+    dice_policy: str = "reroll"
+    dice_seed: int = 0
+    turn: int = 0
 
     def __post_init__(self) -> None:
         if not self.layers and not any(c.build.removed for c in self.characters):
@@ -120,6 +141,8 @@ class Game:
         characters: Mapping[str, Mapping[str, Any] | None] | None = None,
         player: str | None = None,
         layers: tuple[str, ...] | list[str] = (),
+        dice_policy: str = "reroll",
+        dice_seed: int | None = None,
     ) -> Game:
         """A game nothing has happened in yet. `characters` maps each name to a build in the
         Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
@@ -142,7 +165,19 @@ class Game:
                     card=MappingProxyType(card),
                 )
             )
-        return cls(ruleset, tuple(cards), player, layers=tuple(layers))
+        if dice_policy not in ("reroll", "keep"):
+            raise GmTagsError(f'dice_policy is "reroll" or "keep", not {dice_policy!r}')
+        seed = dice_seed if dice_seed is not None else 0
+        if dice_policy == "keep" and dice_seed is None:
+            seed = secrets.randbits(32)
+        return cls(
+            ruleset,
+            tuple(cards),
+            player,
+            layers=tuple(layers),
+            dice_policy=dice_policy,
+            dice_seed=seed,
+        )
 
     @classmethod
     def from_document(cls, ruleset: Ruleset | None, document: Mapping[str, Any]) -> Game:
@@ -158,6 +193,10 @@ class Game:
             MappingProxyType(carried),
             read.layers,
             read.recent,
+            read.rolled,
+            read.dice_policy,
+            read.dice_seed,
+            read.turn,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -172,6 +211,12 @@ class Game:
             document["rulesetLayers"] = list(self.layers)
         if self.recent:
             document["gameRecentOutcomes"] = list(self.recent)
+        if self.rolled:
+            document["gameRecentChecks"] = list(self.rolled)
+        # The message count matters only for dice kept per message.
+        if self.dice_policy == "keep":
+            document["gameDice"] = {"policy": self.dice_policy, "seed": self.dice_seed}
+            document["gameTurn"] = self.turn
         live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
         if live:
             document["rulesetLive"] = live
@@ -261,6 +306,37 @@ class Game:
             return SheetEdit(self, None, result.reason, result.detail)
         return SheetEdit(self.with_live(character.key, result[0]), result[1], None)
 
+    def check(
+        self,
+        who: str | None,
+        skill: str,
+        *,
+        dc: int | None = None,
+        difficulty: str | None = None,
+        with_: str | None = None,
+        mode: str | None = None,
+        threshold: int | None = None,
+        bonus: int | None = None,
+        seed: int | str | None = None,
+    ) -> CheckRecord:
+        """Roll a check for one character as the sheet stands now and return its record; the
+        game is not changed. Raises `CheckRefused` (code `skill_check_untrained`) when the
+        character cannot attempt it untrained, and `GmTagsError` without a dc or difficulty."""
+        if self.ruleset is None:
+            raise GmTagsError("a game without a ruleset has no checks to roll")
+        if dc is None and difficulty is None:
+            raise GmTagsError("a check needs a dc or a difficulty from the ladder")
+        request = CheckRequest(skill, dc, difficulty, who, with_, mode, threshold, bonus)
+        try:
+            character: Character | None = self.character(who)
+        except UnknownCharacterError:
+            character = None
+        live = self.live_of(character) if character is not None else LiveState()
+        record, _ = roll_check(self.ruleset, character, live, request, self.dice_for_reply(seed))
+        if isinstance(record, Untrained):
+            raise CheckRefused(record.skill, record.who or record.character)
+        return record
+
     def states(self, who: str | None = None) -> list[StateChoice]:
         """Each live state the character's sheet shows, with its values, their labels and the
         value it holds now: what a sheet screen's pickers offer."""
@@ -294,8 +370,17 @@ class Game:
         game, outcome = run_sheet(command, self)
         return SheetEdit(game, outcome.now, outcome.reason, outcome.detail)
 
-    def with_recent(self, recent: tuple[str, ...]) -> Game:
-        return replace(self, recent=recent)
+    def after_reply(self, refused: tuple[str, ...], rolled: tuple[str, ...]) -> Game:
+        """The snapshot a reply leaves: one message further on, with what the Game Master must
+        hear next turn (what did not happen, and how each check came out)."""
+        return replace(self, recent=refused, rolled=rolled, turn=self.turn + 1)
+
+    def dice_for_reply(self, seed: int | str | None = None) -> Dice:
+        if seed is not None:
+            return Dice(seed)
+        if self.dice_policy == "keep":
+            return Dice(f"{self.dice_seed}:{self.turn}")
+        return Dice()
 
     # What the model reads -------------------------------------------------------------------
 
@@ -321,6 +406,8 @@ class Game:
         """What the world set-up prompt adds (`gm.worldGuidance`); never part of a turn."""
         return world_prompt(self.ruleset)
 
-    def apply_reply(self, reply: str) -> Turn:
-        """Run every command tag in `reply`, in order. Never raises for anything `reply` holds."""
-        return process(self, reply)
+    def apply_reply(self, reply: str, *, seed: int | str | None = None) -> Turn:
+        """Run every command tag in `reply`, in order, rolling its checks with the engine's dice
+        (`seed` makes them exact; otherwise the game's dice policy decides). Never raises for
+        anything `reply` holds."""
+        return process(self, reply, self.dice_for_reply(seed))

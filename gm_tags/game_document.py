@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -34,6 +34,9 @@ from .text import name_key, unsafe_reason
 
 KNOWN_KEYS = (
     "gameRecentOutcomes",
+    "gameRecentChecks",
+    "gameDice",
+    "gameTurn",
     "gameCharacterCards",
     "gamePlayer",
     "rulesetLive",
@@ -127,6 +130,11 @@ class LiveRecord(_Open):
     states: Annotated[dict[Key, Annotated[str, Field(max_length=80)]], Field(max_length=30)] = {}
 
 
+class DiceRecord(_Shape):
+    policy: Literal["reroll", "keep"] = "reroll"
+    seed: Annotated[int, Field(ge=0, lt=2**63)] = 0
+
+
 class GameDocument(_Open):
     model_config = ConfigDict(populate_by_name=True)
 
@@ -138,6 +146,11 @@ class GameDocument(_Open):
     recent: Annotated[list[str], Field(max_length=200)] = Field(
         default=[], alias="gameRecentOutcomes"
     )
+    rolled: Annotated[list[str], Field(max_length=200)] = Field(
+        default=[], alias="gameRecentChecks"
+    )
+    dice: DiceRecord | None = Field(default=None, alias="gameDice")
+    turn: Annotated[int, Field(ge=0)] = Field(default=0, alias="gameTurn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +162,10 @@ class ReadDocument:
     carried: dict[str, Any]
     layers: tuple[str, ...]
     recent: tuple[str, ...]
+    rolled: tuple[str, ...]
+    dice_policy: str
+    dice_seed: int
+    turn: int
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -184,6 +201,10 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         carried={key: value for key, value in data.items() if key not in KNOWN_KEYS},
         layers=tuple(checked.layers),
         recent=tuple(checked.recent),
+        rolled=tuple(checked.rolled),
+        dice_policy=checked.dice.policy if checked.dice else "reroll",
+        dice_seed=checked.dice.seed if checked.dice else 0,
+        turn=checked.turn,
     )
 
 

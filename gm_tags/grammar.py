@@ -63,6 +63,7 @@ def _pattern(terminal: str) -> str:
 
 
 TAG = re.compile(_pattern("TAG"))
+BRANCH = re.compile(_pattern("BRANCH"))
 OPENING = re.compile(_pattern("OPENING"))
 NAME = re.compile(_pattern("NAME"))
 # One attribute (its key and value as groups) or one flag, as ATTRIBUTE and FLAG define them.

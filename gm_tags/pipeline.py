@@ -7,18 +7,23 @@ before it carries on whole; nothing a reply holds can make this raise.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .commands import Refused
+from .commands.check import CheckCommand, bind_check
 from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
 from .commands.sheet import SheetCommand, bind_sheet
+from .dice import Dice
+from .engine.checks import run_check
 from .engine.clocks import run_clock
 from .engine.outcome import Outcome
 from .engine.sheet import run_sheet
+from .grammar import BRANCH
 from .parse import Tag, parse_all
 from .reasons import Reason
 from .receipts import Receipt
@@ -31,8 +36,13 @@ if TYPE_CHECKING:
 # At most this many tags of one family apply per reply; the ones after are refused `too-many`.
 MAX_PER_FAMILY = 40
 
-Command = ClockCommand | SheetCommand
-BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {"clock": bind_clock, "sheet": bind_sheet}
+Command = ClockCommand | SheetCommand | CheckCommand
+BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
+    "clock": bind_clock,
+    "sheet": bind_sheet,
+    "skill_check": bind_check,
+}
+_AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,29 +70,68 @@ _TOO_MANY = {
 }
 
 
-def process(game: Game, reply: str) -> Turn:
+def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
+    dice = dice or Dice()
     receipts: list[Receipt] = []
     seen: Counter[str] = Counter()
-    # A family this build does not run yet stays in the text as written.
     candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
     for tag in parse_all(candidates):
         seen[tag.name] += 1
         over_limit = seen[tag.name] > MAX_PER_FAMILY
-        game, receipt = _one(game, tag, BINDERS[tag.name], over_limit=over_limit)
+        game, receipt = _one(game, tag, BINDERS[tag.name], dice, over_limit=over_limit)
         receipts.append(receipt)
-    refused = tuple(receipt.summary for receipt in receipts if not receipt.ok)
-    if refused or game.recent:
-        game = game.with_recent(refused)
+    starts = [receipt.start for receipt in receipts] + [len(reply)]
+    hidden: list[tuple[int, int]] = []
+    for receipt, bound in zip(receipts, starts[1:], strict=True):
+        hidden.append((receipt.start, receipt.end))
+        if receipt.family == "skill_check":
+            hidden += _branch_spans(reply, receipt, bound)
+    checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
+    rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
+    refused = tuple(
+        r.summary
+        for r in receipts
+        if not r.ok and not (r in checks and r.reason is Reason.UNTRAINED)
+    )
+    game = game.after_reply(refused, rolled)
     return Turn(
         reply=rewrite(reply, receipts),
-        narration=narrate(reply, [(receipt.start, receipt.end) for receipt in receipts]),
+        narration=narrate(reply, sorted(hidden)),
         receipts=tuple(receipts),
         game=game,
     )
 
 
+def _branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, int]]:
+    """What the narration leaves out of the branches written after a check: the wrapper of the
+    half that happened (its text stays), all of the other half, and both halves of a check that
+    was not rolled."""
+    spans: list[tuple[int, int]] = []
+    at = receipt.end
+    happened = "success" if receipt.ok and receipt.now and _succeeded(receipt.tag) else "failure"
+    for _ in range(2):
+        gap = _AFTER_CHECK.match(reply, at, bound)
+        branch = BRANCH.match(reply, gap.end() if gap else at, bound)
+        if branch is None:
+            break
+        text = branch.group()
+        outcome = text[1:].lstrip(" \t")[:7].lower()
+        if receipt.ok and outcome.startswith(happened):
+            body = re.search(r"[:\uff1a][ \t]*", text)
+            opening = branch.start() + (body.end() if body else 1)
+            spans += [(branch.start(), opening), (branch.end() - 1, branch.end())]
+        else:
+            spans.append((branch.start(), branch.end()))
+        at = branch.end()
+    return spans
+
+
+def _succeeded(tag: str) -> bool:
+    return 'result="success"' in tag or 'result="critical_success"' in tag
+
+
 def _one(
-    game: Game, tag: Tag, bind: Callable[[Tag], Command | Refused], *, over_limit: bool
+    game: Game, tag: Tag, bind: Callable[[Tag], Command | Refused], dice: Dice, *, over_limit: bool
 ) -> tuple[Game, Receipt]:
     try:
         bound = malformed(tag, tag.problem) if tag.problem else bind(tag)
@@ -92,7 +141,7 @@ def _one(
         elif isinstance(bound, Refused):
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:
-            game, outcome = _execute(game, bound)
+            game, outcome = _execute(game, bound, dice)
     except Exception as error:  # a fault of ours must cost one command, never the reply
         request = malformed(tag, "").request
         outcome = Outcome.refused(Reason.ENGINE_ERROR, f"{type(error).__name__}: {error}")
@@ -104,13 +153,16 @@ def _one(
         outcome.detail,
         (tag.start, tag.end),
         tag.raw,
+        outcome.tag,
     )
     return game, receipt
 
 
-def _execute(game: Game, command: Command) -> tuple[Game, Outcome]:
+def _execute(game: Game, command: Command, dice: Dice) -> tuple[Game, Outcome]:
     if isinstance(command, SheetCommand):
         return run_sheet(command, game)
+    if isinstance(command, CheckCommand):
+        return run_check(command, game, dice)
     settings = game.ruleset.definition.clocks if game.ruleset is not None else None
     clocks, outcome = run_clock(command, game.clocks, settings)
     return (game if clocks is game.clocks else game.with_clocks(clocks)), outcome

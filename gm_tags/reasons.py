@@ -34,6 +34,8 @@ class Reason(StrEnum):
     UNKNOWN_FIELD = "unknown-field"
     UNKNOWN_REST = "unknown-rest"
     UNSUPPORTED = "unsupported"
+    # Checks.
+    UNTRAINED = "untrained"
     # Progress clocks.
     NO_CLOCKS = "no-clocks"
     BAD_NAME = "bad-name"

@@ -33,8 +33,9 @@ class Receipt(NamedTuple):
         detail: str,
         span: tuple[int, int],
         written: str,
+        tag: str | None = None,
     ) -> Receipt:
-        tag = render(family, request, now, reason)
+        tag = tag or render(family, request, now, reason)
         return cls(family, request, now, reason, detail, span[0], span[1], written, tag)
 
     @property

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from gm_tags import Ruleset, load_ruleset
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
@@ -15,3 +17,34 @@ def reference_rulesets() -> Path:
     if not REFERENCE_RULESETS.is_dir():
         pytest.skip(f"../shared is absent here: no reference rulesets at {REFERENCE_RULESETS}")
     return REFERENCE_RULESETS
+
+
+def ruleset_named(name: str) -> Ruleset:
+    """A fixture ruleset by name: a bundled reference ruleset, else one in fixtures/rulesets."""
+    path = FIXTURES / "rulesets" / "reference" / f"{name}.json"
+    return load_ruleset(path if path.exists() else FIXTURES / "rulesets" / f"{name}.json")
+
+
+@pytest.fixture(scope="session")
+def ember() -> Ruleset:
+    return ruleset_named("ember-roads")
+
+
+@pytest.fixture(scope="session")
+def gravewatch() -> Ruleset:
+    return ruleset_named("gravewatch")
+
+
+@pytest.fixture(scope="session")
+def storyteller() -> Ruleset:
+    return ruleset_named("storyteller")
+
+
+@pytest.fixture(scope="session")
+def fifth() -> Ruleset:
+    return ruleset_named("fifth-age")
+
+
+@pytest.fixture(scope="session")
+def strain() -> Ruleset:
+    return ruleset_named("strain-runners")

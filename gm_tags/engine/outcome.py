@@ -16,6 +16,9 @@ class Outcome(NamedTuple):
     reason: Reason | None = None
     detail: str = ""
     request: Request | None = None
+    # The whole receipt, for a family whose receipt is not the request plus result and now (a
+    # rolled check writes its rolls, totals and extras in the Engine's order).
+    tag: str | None = None
 
     @classmethod
     def refused(cls, reason: Reason, detail: str, request: Request | None = None) -> Outcome:

@@ -279,45 +279,66 @@ class Plan:
         return (lambda v, c: v[read]), reads_live
 
     def _define_skillMod(self, skill_id: str) -> tuple[Step, bool]:
-        return self._check_number("skills", skill_id)
+        return self._capped("skills", skill_id)
 
     def _define_saveMod(self, save_id: str) -> tuple[Step, bool]:
-        return self._check_number("saves", save_id)
+        return self._capped("saves", save_id)
 
-    def _check_number(self, part: str, entry_id: str) -> tuple[Step, bool]:
-        """A skill's or save's number: ability modifier, tier, bonus, untrained `by` (first tier
-        only, and only for a character with a sheet), then the cap."""
-        entry = (self.index.skills if part == "skills" else self.index.saves).get(entry_id)
+    def entry(self, part: str, entry_id: str) -> Any:
+        return (self.index.skills if part == "skills" else self.index.saves).get(entry_id)
+
+    def _capped(self, part: str, entry_id: str) -> tuple[Step, bool]:
+        """A skill's or save's number as the sheet shows it and a check rolls it: held to its
+        cap."""
+        entry = self.entry(part, entry_id)
+        cap = entry.cap if entry is not None else None
+        keys: list[Key] = [("checkRaw", part, entry_id)]
+        if cap is not None:
+            keys.append(ref_key(cap))
+        slots, reads_live = self._reads(*keys)
+        raw = slots[0]
+        if cap is None:
+            return (lambda v, c: v[raw]), reads_live
+        capped = slots[1]
+        return (lambda v, c: min(v[raw], v[capped])), reads_live
+
+    def _define_checkRaw(self, part: str, entry_id: str) -> tuple[Step, bool]:
+        """A skill's or save's number before its cap: ability modifier, tier, bonus, and the
+        untrained `by` (first tier only, and only for a character with a sheet)."""
+        entry = self.entry(part, entry_id)
         if entry is None:
             return (lambda v, c: 0), False
         keys: list[Key] = [("profBonus",)]
         if entry.ability:
             keys.append(("abilityMod", entry.ability))
-        if entry.cap is not None:
-            keys.append(ref_key(entry.cap))
         slots, reads_live = self._reads(*keys)
         bonus_slot = slots[0]
         ability_slot = slots[1] if entry.ability else None
-        cap_slot = slots[-1] if entry.cap is not None else None
-        offered = self.tiers_for(part)
-        first = offered[0]
         tiers = self.index.tiers
         untrained_by = self.untrained_by(entry)
+        tier_of = self.tier_of
 
         def number(v: list[Number], c: Context) -> Number:
-            stored = c.build.part(part).get(entry_id)
-            tier_id = stored if isinstance(stored, str) and stored in offered else first
+            tier_id, first = tier_of(part, entry_id, c.build)
             tier = tiers[tier_id]
             total: Number = 0 if ability_slot is None else v[ability_slot]
             total += rounded(tier.multiplier * v[bonus_slot], tier.round) + tier.flat
             extra = c.build.part("bonuses").get(entry_id)
             if isinstance(extra, int | float) and not isinstance(extra, bool):
                 total += extra
-            if tier_id == first and c.has_sheet:
+            if first and c.has_sheet:
                 total += untrained_by
-            return total if cap_slot is None else min(total, v[cap_slot])
+            return total
 
         return number, reads_live
+
+    def tier_of(self, part: str, entry_id: str, build: Build) -> tuple[str, bool]:
+        """The tier a build holds for a skill or save (the first when it holds none the ruleset
+        offers), and whether that is the first tier: untrained."""
+        offered = self.tiers_for(part)
+        stored = build.part(part).get(entry_id)
+        tier_id = stored if isinstance(stored, str) and stored in offered else offered[0]
+        return tier_id, tier_id == offered[0]
 
     def tiers_for(self, part: str) -> list[str]:
         declared = self.sheet.skill_tiers if part == "skills" else self.sheet.save_tiers

@@ -52,5 +52,5 @@ def test_all_blocks_for_a_party_of_four(
     def blocks(game: Game) -> tuple[str, str]:
         return game.system_prompt().text, game.reminder()
 
-    system, reminder = benchmark.pedantic(blocks, setup=fresh, rounds=60, warmup_rounds=2)
+    _, reminder = benchmark.pedantic(blocks, setup=fresh, rounds=60, warmup_rounds=2)
     assert reminder.count("\n\n") >= 4 and "<character_sheets>" in reminder

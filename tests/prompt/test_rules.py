@@ -15,7 +15,8 @@ from gm_tags.prompt.system import CHECK_PARAGRAPH, CUT_MARK, REFERENCE_HEADING
 from tests.conftest import FIXTURES
 
 RULESETS = FIXTURES / "rulesets"
-COMMAND = re.compile(r"\[(?:sheet|clock|skill_check): [^\]]*\]")
+# The command syntax being taught, and a check's faces as the Engine's summary line writes them.
+COMMAND = re.compile(r"\[(?:sheet|clock|skill_check): [^\]]*\]|\[\d+(?:, \d+)*\]|\[\]")
 
 
 def load(name: str) -> Ruleset:
@@ -196,6 +197,7 @@ def test_blocks_are_prompt_safe_whatever_names_and_notes_hold(
     game = game.apply_reply(
         f'[sheet: op="note" field="hunting" value="{quoted}"]'
         f'[sheet: who="{who}" op="spend" pool="blood" amount="1"]'
+        f'[skill_check: who="{who}" skill="{quoted}" dc="3"]'
     ).game
     reminder = game.reminder()
     outside = COMMAND.sub("", reminder)

@@ -114,10 +114,10 @@ def test_an_engine_fault_refuses_that_command_and_keeps_the_snapshot_whole(
     before = game.apply_reply('[clock: name="A" size="4"]').game
     real = pipeline_module._execute
 
-    def flaky(game: Game, command: object) -> object:
+    def flaky(game: Game, command: object, dice: object) -> object:
         if getattr(command, "amount", None) == 2:
             raise RuntimeError("disk on fire")
-        return real(game, command)  # type: ignore[arg-type]
+        return real(game, command, dice)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline_module, "_execute", flaky)
     turn = before.apply_reply(

@@ -39,6 +39,7 @@ def report(turn: Turn) -> str:
         f"{clock.name}: {clock.fill}{' done' if clock.done else ''}" for clock in turn.game.clocks
     ]
     live = turn.game.to_document().get("rulesetLive", {})
+    heard = [f"rolled: {line}" for line in turn.game.rolled]
     stored = [
         f"{key}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
         for key, state in live.items()
@@ -55,6 +56,7 @@ def report(turn: Turn) -> str:
             *clocks,
             "=== live state ===",
             *stored,
+            *heard,
         ]
     )
 
@@ -71,6 +73,6 @@ def test_reply(name: str, snapshot: SnapshotAssertion) -> None:
     entry = INDEX[name]
     reply = (REPLIES / name).read_text("utf-8")
     game = starting_game(entry)
-    turn = game.apply_reply(reply)
+    turn = game.apply_reply(reply, seed=name)  # checks roll the same dice every run
     assert report(turn) == snapshot
     assert game.to_document() == starting_game(entry).to_document()  # the start is untouched

@@ -101,11 +101,11 @@ class HarmTrack(RuleBasedStateMachine):
 
     @rule(box=st.integers(1, 12), kind=st.sampled_from(["knock", "tear", None]))
     def by_hand(self, box: int, kind: str | None) -> None:
-        self._settle()
         edit = self.game.set_box(None, "harm", box, kind)
         if box > self.capacity:
-            assert not edit.ok
+            assert not edit.ok  # refused: it changes nothing, overflow included
             return
+        self._settle()
         assert edit.ok, edit
         if kind is None:
             if box <= len(self.marks):

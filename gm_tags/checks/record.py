@@ -1,0 +1,133 @@
+"""A check as asked for, and the record of how it came out, in the Engine's receipt form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..text import clean
+
+Result = Literal["success", "failure", "critical_success", "critical_failure"]
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What the Game Master asked for. Out-of-range numbers are clamped when the check is rolled,
+    and names the sheet does not have are ignored: a check is never refused for them."""
+
+    skill: str
+    dc: int | None = None
+    difficulty: str | None = None
+    who: str | None = None
+    with_: str | None = None
+    mode: str | None = None
+    threshold: int | None = None
+    bonus: int | None = None
+    explode: int | None = None
+    double: int | None = None
+    reroll: str | None = None
+    spend: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """How a check came out. `used` is the dice total kept on a sum (the higher or lower throw
+    under advantage or disadvantage) and the successes the dice made on a pool; `modifier` is
+    what the sheet added on a sum and the successes bought on a pool; `total` is what was
+    compared with `dc`. The extras say what each part of the sheet added."""
+
+    skill: str
+    dc: int
+    rolls: tuple[int, ...]
+    used: int
+    modifier: int
+    total: int
+    result: Result
+    mode: str
+    resolution: Literal["sum", "successes"]
+    dice: str
+    threshold: int | None = None
+    pool: int | None = None
+    who: str | None = None
+    with_: str | None = None
+    bonus: int | None = None
+    spend: str | None = None
+    auto: int | None = None
+    rerolled: int | None = None
+    penalty: int | None = None
+    difficulty: str | None = None
+    explode: int | None = None
+    double: int | None = None
+    adjust: int | None = None
+    reroll: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def succeeded(self) -> bool:
+        return self.result in ("success", "critical_success")
+
+    @property
+    def tag(self) -> str:
+        """The receipt, attributes in the Engine's order."""
+        parts = [
+            ("skill", self.skill),
+            ("dc", str(self.dc)),
+            ("rolls", "|".join(map(str, self.rolls))),
+            ("used", str(self.used)),
+            ("modifier", str(self.modifier)),
+            ("total", str(self.total)),
+            ("result", self.result),
+            ("mode", self.mode),
+            ("resolution", self.resolution),
+            ("dice", self.dice),
+        ]
+        optional: list[tuple[str, object]] = [
+            ("threshold", self.threshold),
+            ("pool", self.pool),
+            ("who", self.who),
+            ("with", self.with_),
+            ("bonus", _signed(self.bonus)),
+            ("spend", self.spend),
+            ("auto", self.auto),
+            ("rerolled", self.rerolled),
+            ("penalty", self.penalty if self.penalty else None),
+            ("difficulty", self.difficulty),
+            ("explode", self.explode),
+            ("double", self.double),
+            ("adjust", _signed(self.adjust) if self.adjust else None),
+            ("reroll", self.reroll),
+        ]
+        parts += [(key, str(value)) for key, value in optional if value is not None]
+        return "[skill_check: " + " ".join(f'{k}="{clean(v)}"' for k, v in parts) + "]"
+
+    @property
+    def summary(self) -> str:
+        """The line the Game Master reads next turn."""
+        faces = "[" + ", ".join(map(str, self.rolls)) + "]"
+        head = f"{_plain(self.skill)} check (DC {self.dc})"
+        if self.who:
+            head = f"{_plain(self.who)}: {head}"
+        if self.resolution == "sum":
+            sign = "+" if self.modifier >= 0 else "-"
+            body = f"{faces} {sign}{abs(self.modifier)} = {self.total}"
+        else:
+            word = "success" if self.total == 1 else "successes"
+            body = f"{faces} → {self.total} {word}"
+        outcome = self.result.replace("_", " ").capitalize()
+        return f"{head}: {body}. {outcome}."
+
+
+def _plain(name: str) -> str:
+    """A name as a summary line may hold it: cleaned, and without braces or brackets."""
+    return " ".join(
+        clean(name, 80)
+        .replace("{", " ")
+        .replace("}", " ")
+        .replace("<", " ")
+        .replace(">", " ")
+        .split()
+    )
+
+
+def _signed(value: int | None) -> str | None:
+    return None if value is None else f"{'+' if value >= 0 else ''}{value}"

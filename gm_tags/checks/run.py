@@ -1,0 +1,244 @@
+"""Rolling one check: the number from the sheet, the penalty, the adjustments, the dice, and the
+record of what each part added. Pure: the dice come in, the record and the live state (a spend
+on the check pays from a pool) go out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..dice import Dice
+from ..ruleset.loader import Ruleset
+from ..ruleset.resolution import DicePool, DiceSum
+from ..sheet.character import Character, SheetView
+from ..sheet.live import LiveState
+from ..sheet.plan import plan_for
+from ..text import clean
+from .pools import roll_pool
+from .record import CheckRecord, CheckRequest
+from .target import CheckTarget, find_ability, resolve_target
+
+
+@dataclass(frozen=True)
+class Untrained:
+    """A check that is not rolled: the character cannot attempt it untrained. `code` is what an
+    HTTP layer answers with (a 400)."""
+
+    skill: str
+    dc: int
+    who: str | None
+    character: str | None = None
+    code: str = "skill_check_untrained"
+
+    @property
+    def tag(self) -> str:
+        who = f' who="{clean(self.who)}"' if self.who else ""
+        head = f'[skill_check: skill="{clean(self.skill)}" dc="{self.dc}"{who}'
+        return head + ' result="refused" reason="untrained"]'
+
+    @property
+    def summary(self) -> str:
+        name = clean(self.who or self.character or "The character", 80)
+        return f"{name} could not attempt {clean(self.skill, 80)}: untrained, so it was not rolled"
+
+
+@dataclass(frozen=True)
+class Number:
+    """The check's number from the sheet, and the abilities it rolls with (for adjust)."""
+
+    value: int
+    abilities: frozenset[str]
+    harder: bool = False
+
+
+def roll_check(
+    ruleset: Ruleset,
+    character: Character | None,
+    live: LiveState,
+    request: CheckRequest,
+    dice: Dice,
+) -> tuple[CheckRecord | Untrained, LiveState]:
+    resolution = ruleset.definition.resolution
+    target = resolve_target(ruleset, request.skill)
+    skill = target.label or request.skill
+    dc, difficulty, step_target = _difficulty(resolution, request)
+    who = character.name if character is not None and request.who is not None else None
+    view = character.view(ruleset, live) if character is not None else None
+    number = _number(ruleset, target, character, view, request)
+    if isinstance(number, str):
+        return Untrained(skill, dc, who, character.name if character else None), live
+    with_ability = find_ability(ruleset, request.with_)
+    with_label = with_ability.label if with_ability is not None and target.kind != "none" else None
+    penalty = _penalty(ruleset, view)
+    adjust = _adjust(ruleset, view, character, number.abilities)
+    if isinstance(resolution, DiceSum):
+        return _sum(
+            resolution,
+            request,
+            skill,
+            dc,
+            difficulty,
+            number,
+            penalty,
+            adjust,
+            who,
+            with_label,
+            target,
+            dice,
+        ), live
+    assert isinstance(resolution, DicePool)
+    return roll_pool(
+        ruleset,
+        resolution,
+        request,
+        skill,
+        dc,
+        difficulty,
+        step_target,
+        number.value,
+        number.harder,
+        penalty,
+        adjust,
+        who,
+        with_label,
+        character,
+        live,
+        dice,
+    )
+
+
+def _difficulty(resolution: Any, request: CheckRequest) -> tuple[int, str | None, int | None]:
+    """The dc (a dc the model wrote wins over a ladder label), the label used, and on a pool the
+    per-die target the ladder step sets."""
+    ladder = resolution.difficulty_ladder
+    step = None
+    if request.difficulty is not None:
+        wanted = request.difficulty.strip().casefold()
+        matches = [s for s in ladder if s.label.casefold() == wanted]
+        step = matches[0] if len(matches) == 1 else None
+    if request.dc is not None or step is None:
+        return max(0, request.dc or 0), None, None
+    if isinstance(resolution, DiceSum):
+        return step.dc, step.label, None
+    return step.successes, step.label, step.target
+
+
+def _number(
+    ruleset: Ruleset,
+    target: CheckTarget,
+    character: Character | None,
+    view: SheetView | None,
+    request: CheckRequest,
+) -> Number | str:
+    """The check's number, or "untrained" when the character cannot attempt it."""
+    plan = plan_for(ruleset)
+    if target.kind == "none" or view is None or character is None:
+        return Number(0, frozenset())
+    with_ability = find_ability(ruleset, request.with_)
+    if target.kind == "ability":
+        ability = target.entry
+        value = view[("abilityMod", ability.id)]
+        abilities = {ability.id}
+        pair = (
+            isinstance(ruleset.definition.resolution, DicePool)
+            and ruleset.definition.resolution.pool.ability_plus_ability
+        )
+        if with_ability is not None and pair and with_ability.id != ability.id:
+            value += view[("abilityMod", with_ability.id)]
+            abilities.add(with_ability.id)
+        return Number(int(value), frozenset(abilities))
+    part = "skills" if target.kind == "skill" else "saves"
+    kind = "skillMod" if part == "skills" else "saveMod"
+    entry = target.entry
+    rule = plan.untrained(entry)
+    _, untrained = plan.tier_of(part, entry.id, character.build)
+    if untrained and character.has_sheet and rule == "refuse":
+        return "untrained"
+    value = view[(kind, entry.id)]
+    ability = entry.ability
+    if with_ability is not None and with_ability.id != entry.ability:
+        raw = view[("checkRaw", part, entry.id)]
+        own = view[("abilityMod", entry.ability)] if entry.ability else 0
+        value = raw - own + view[("abilityMod", with_ability.id)]
+        if entry.cap is not None:
+            value = min(value, view.read(entry.cap))
+        ability = with_ability.id
+    harder = untrained and character.has_sheet and rule == "harder"
+    return Number(int(value), frozenset({ability} if ability else ()), harder)
+
+
+def _penalty(ruleset: Ruleset, view: SheetView | None) -> int:
+    track = ruleset.definition.resolution.penalty_from
+    if track is None or view is None:
+        return 0
+    return int(view[("liveTrack", track, "penalty")])
+
+
+def _adjust(
+    ruleset: Ruleset, view: SheetView | None, character: Character | None, abilities: frozenset[str]
+) -> int:
+    """Every `resolution.adjust` entry that applies to a check rolling with `abilities`, added up.
+    A character nobody made a sheet for gets nothing from it."""
+    if view is None or character is None or not character.has_sheet:
+        return 0
+    total = 0
+    for entry in ruleset.definition.resolution.adjust or ():
+        if entry.abilities is None or abilities & set(entry.abilities):
+            total += int(view.read(entry.value))
+    return total
+
+
+def _sum(
+    resolution: DiceSum,
+    request: CheckRequest,
+    skill: str,
+    dc: int,
+    difficulty: str | None,
+    number: Number,
+    penalty: int,
+    adjust: int,
+    who: str | None,
+    with_label: str | None,
+    target: CheckTarget,
+    dice: Dice,
+) -> CheckRecord:
+    count, sides = resolution.dice.count, resolution.dice.sides
+    mode = (
+        request.mode
+        if request.mode in ("advantage", "disadvantage") and resolution.advantage
+        else "normal"
+    )
+    first = dice.roll(count, sides)
+    rolls, kept = first, first
+    if mode != "normal":
+        second = dice.roll(count, sides)
+        rolls = first + second
+        better, worse = (first, second) if sum(first) >= sum(second) else (second, first)
+        kept = better if mode == "advantage" else worse
+    used = sum(kept)
+    modifier = number.value + penalty + adjust
+    total = used + modifier
+    result = "success" if total >= dc else "failure"
+    rule = resolution.naturals.save if target.kind == "save" else resolution.naturals.check
+    if count == 1 and rule != "none":
+        if kept[0] == sides and rule in ("both", "max-only"):
+            result = "critical_success"
+        elif kept[0] == 1 and rule in ("both", "min-only"):
+            result = "critical_failure"
+    return CheckRecord(
+        skill=skill,
+        dc=dc,
+        rolls=tuple(rolls),
+        used=used,
+        modifier=modifier,
+        total=total,
+        result=result,  # type: ignore[arg-type]
+        mode=mode,
+        resolution="sum",
+        dice=f"{count}d{sides}",
+        who=who,
+        with_=with_label,
+        penalty=penalty or None,
+        difficulty=difficulty,
+        adjust=adjust or None,
+    )

@@ -1,0 +1,47 @@
+"""Running a check tag in a reply: who rolls, the dice, the receipt and the line the Game Master
+reads next turn. A check paid for from a pool (`spend=`) changes that character's live state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..checks.record import CheckRecord
+from ..checks.run import Untrained, roll_check
+from ..commands.check import CheckCommand
+from ..dice import Dice
+from ..reasons import Reason
+from ..sheet.live import LiveState
+from .outcome import Outcome
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def run_check(command: CheckCommand, game: Game, dice: Dice) -> tuple[Game, Outcome]:
+    """A character nobody can name rolls plain dice with no modifier: a check is never refused
+    for its `who=`, and never guesses a sheet."""
+    if game.ruleset is None:
+        return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
+    try:
+        character = game.character(command.check.who)
+    except LookupError:
+        character = None
+    live = game.live_of(character) if character is not None else LiveState()
+    result, changed = roll_check(game.ruleset, character, live, command.check, dice)
+    if character is not None and changed is not live:
+        game = game.with_live(character.key, changed)
+    if isinstance(result, Untrained):
+        return game, Outcome(None, Reason.UNTRAINED, result.summary, None, result.tag)
+    return game, Outcome(now=result.summary, tag=result.tag, detail=_parts(result))
+
+
+def _parts(record: CheckRecord) -> str:
+    """What each part of the sheet added, in words, for logs and `--json`."""
+    parts = []
+    if record.penalty:
+        parts.append(f"wound penalty {record.penalty}")
+    if record.adjust:
+        parts.append(f"adjust {record.adjust:+d}")
+    if record.spend:
+        parts.append(f"paid {record.spend}")
+    return ", ".join(parts)
