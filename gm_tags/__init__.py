@@ -4,11 +4,12 @@ from .checks.record import CheckRecord
 from .dice import Dice
 from .engine.clocks import Clock
 from .errors import GameDocumentError, GmTagsError, Problem, RulesetError, SourceError
-from .game import CheckRefused, ColumnRoll, Game, SheetEdit, UnknownCharacterError
+from .game import CheckRefused, ColumnRoll, Game, PartySave, SheetEdit, UnknownCharacterError
 from .pipeline import Turn
 from .reasons import Reason
 from .receipts import Receipt
 from .ruleset import Ruleset, load_ruleset
+from .session import GameSession
 from .sheet.columns import ColumnRollError
 from .sheet.pickers import StateChoice
 
@@ -21,7 +22,9 @@ __all__ = [
     "Dice",
     "Game",
     "GameDocumentError",
+    "GameSession",
     "GmTagsError",
+    "PartySave",
     "Problem",
     "Reason",
     "Receipt",

@@ -16,11 +16,13 @@ from .commands.sheet import RestCommand, SheetCommand
 from .dice import Dice
 from .engine.clocks import Clock
 from .engine.outcome import Outcome
+from .engine.pools import PoolSlot
 from .engine.sheet import run_sheet
 from .engine.wounds import set_box
-from .errors import GmTagsError
+from .errors import GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
 from .names import normalize_name
+from .party import party_of, party_pools, party_problems, party_value, with_members
 from .pipeline import Turn, process
 from .prompt.reminder import reminder
 from .prompt.sheet_block import sheet_block
@@ -62,6 +64,19 @@ class ColumnRoll(NamedTuple):
     game: Game
     rolls: tuple[int, ...]
     total: int
+
+
+class PartySave(NamedTuple):
+    """What saving the shared sheet came to. `game` is the new snapshot when `saved`, else the
+    same one; `sheet` is the sheet as it stands after (the newer one when the draft was refused);
+    `draft` is the player's draft, kept either way; `problems` say why a draft was refused for
+    its values (empty when it was refused for being out of date)."""
+
+    game: Game
+    saved: bool
+    sheet: dict[str, Any]
+    draft: dict[str, Any]
+    problems: tuple[Problem, ...]
 
 
 class CheckRefused(GmTagsError):
@@ -120,6 +135,10 @@ class Game:
     dice_policy: str = "reroll"
     dice_seed: int = 0
     turn: int = 0
+    # The shared party sheet's permanent values (`gamePartySheet`, None until something is
+    # stored) and its revision, raised by every save and by every change the story makes.
+    party_sheet: Build | None = None
+    party_revision: int = 0
 
     def __post_init__(self) -> None:
         if not self.layers and not any(c.build.removed for c in self.characters):
@@ -197,6 +216,8 @@ class Game:
             read.dice_policy,
             read.dice_seed,
             read.turn,
+            read.party_sheet,
+            read.party_revision,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -213,6 +234,10 @@ class Game:
             document["gameRecentOutcomes"] = list(self.recent)
         if self.rolled:
             document["gameRecentChecks"] = list(self.rolled)
+        if self.party_sheet is not None:
+            document["gamePartySheet"] = self.party_sheet.to_json()
+        if self.party_revision:
+            document["gamePartySheetRevision"] = self.party_revision
         # The message count matters only for dice kept per message.
         if self.dice_policy == "keep":
             document["gameDice"] = {"policy": self.dice_policy, "seed": self.dice_seed}
@@ -369,6 +394,49 @@ class Game:
     def _edit(self, command: SheetCommand) -> SheetEdit:
         game, outcome = run_sheet(command, self)
         return SheetEdit(game, outcome.now, outcome.reason, outcome.detail)
+
+    # The party sheet ----------------------------------------------------------------------
+
+    def party_values(self) -> Build:
+        """The party sheet as it reads now: stored values, `fromMembers` fields worked out."""
+        party = party_of(self.ruleset)
+        stored = self.party_sheet or Build()
+        return stored if party is None else with_members(party, stored, self.characters)
+
+    def party_value(self, field_id: str) -> Any:
+        party = party_of(self.ruleset)
+        return None if party is None else party_value(party, self.party_values(), field_id)
+
+    def party_pools(self) -> list[PoolSlot]:
+        party = party_of(self.ruleset)
+        return [] if party is None else party_pools(party, self.party_values())
+
+    def with_party_live(self, state: LiveState) -> Game:
+        return self.with_live(PARTY_KEY, state)
+
+    def with_party_field(self, field_id: str, value: Any) -> Game:
+        """The story changed a party field: stored, and the revision raised."""
+        stored = (self.party_sheet or Build()).to_json()
+        stored.setdefault("fields", {})[field_id] = value
+        build = Build(MappingProxyType(stored))
+        return replace(self, party_sheet=build, party_revision=self.party_revision + 1)
+
+    def save_party_sheet(self, draft: Mapping[str, Any], opened_at_revision: int) -> PartySave:
+        """Save a player's draft of the shared sheet (`{"fields": ..., "lists": ...}`), opened
+        at `opened_at_revision`. A draft opened before another save (or a change the story made)
+        landed is refused: the newer sheet comes back and the draft is kept. A draft with values
+        the sheet cannot hold is refused whole, with every problem. Nothing is half-applied."""
+        party = party_of(self.ruleset)
+        if party is None:
+            raise GmTagsError("this ruleset has no party sheet")
+        if opened_at_revision != self.party_revision:
+            return PartySave(self, False, self.party_values().to_json(), dict(draft), ())
+        problems = party_problems(party, draft)
+        if problems:
+            return PartySave(self, False, self.party_values().to_json(), dict(draft), problems)
+        build = Build(MappingProxyType(copy.deepcopy(dict(draft))))
+        saved = replace(self, party_sheet=build, party_revision=self.party_revision + 1)
+        return PartySave(saved, True, saved.party_values().to_json(), dict(draft), ())
 
     def after_reply(self, refused: tuple[str, ...], rolled: tuple[str, ...]) -> Game:
         """The snapshot a reply leaves: one message further on, with what the Game Master must

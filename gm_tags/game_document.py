@@ -35,6 +35,8 @@ from .text import name_key, unsafe_reason
 KNOWN_KEYS = (
     "gameRecentOutcomes",
     "gameRecentChecks",
+    "gamePartySheet",
+    "gamePartySheetRevision",
     "gameDice",
     "gameTurn",
     "gameCharacterCards",
@@ -149,6 +151,8 @@ class GameDocument(_Open):
     rolled: Annotated[list[str], Field(max_length=200)] = Field(
         default=[], alias="gameRecentChecks"
     )
+    party_sheet: BuildRecord | None = Field(default=None, alias="gamePartySheet")
+    party_revision: Annotated[int, Field(ge=0)] = Field(default=0, alias="gamePartySheetRevision")
     dice: DiceRecord | None = Field(default=None, alias="gameDice")
     turn: Annotated[int, Field(ge=0)] = Field(default=0, alias="gameTurn")
 
@@ -166,6 +170,8 @@ class ReadDocument:
     dice_policy: str
     dice_seed: int
     turn: int
+    party_sheet: Build | None
+    party_revision: int
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -205,6 +211,12 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         dice_policy=checked.dice.policy if checked.dice else "reroll",
         dice_seed=checked.dice.seed if checked.dice else 0,
         turn=checked.turn,
+        party_sheet=(
+            Build(MappingProxyType(dict(data["gamePartySheet"])))
+            if checked.party_sheet is not None
+            else None
+        ),
+        party_revision=checked.party_revision,
     )
 
 

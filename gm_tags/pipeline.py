@@ -17,11 +17,12 @@ from .commands import Refused
 from .commands.check import CheckCommand, bind_check
 from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
-from .commands.sheet import SheetCommand, bind_sheet
+from .commands.sheet import PartyCommand, SheetCommand, bind_sheet
 from .dice import Dice
 from .engine.checks import run_check
 from .engine.clocks import run_clock
 from .engine.outcome import Outcome
+from .engine.party import run_party
 from .engine.sheet import run_sheet
 from .grammar import BRANCH
 from .parse import Tag, parse_all
@@ -159,6 +160,8 @@ def _one(
 
 
 def _execute(game: Game, command: Command, dice: Dice) -> tuple[Game, Outcome]:
+    if isinstance(command, PartyCommand):
+        return run_party(command, game)
     if isinstance(command, SheetCommand):
         return run_sheet(command, game)
     if isinstance(command, CheckCommand):

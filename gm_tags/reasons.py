@@ -34,6 +34,11 @@ class Reason(StrEnum):
     UNKNOWN_FIELD = "unknown-field"
     UNKNOWN_REST = "unknown-rest"
     UNSUPPORTED = "unsupported"
+    # The party sheet.
+    UNKNOWN_SHEET = "unknown-sheet"
+    WRONG_SHEET = "wrong-sheet"
+    NO_ADVANCEMENT = "no-advancement"
+    BAD_VALUE = "bad-value"
     # Checks.
     UNTRAINED = "untrained"
     # Progress clocks.

@@ -23,7 +23,9 @@ AMOUNT_LIMIT = 100_000
 TRACK_LIMIT = 1_000_000
 OP_ALIASES = {"heal": "restore", "cast": "use"}
 POOL_OPS = ("spend", "restore", "damage", "temp")
-OPS = (*POOL_OPS, "track", "condition", "state", "note", "rest", "use")
+OPS = (*POOL_OPS, "track", "condition", "state", "note", "rest", "use", "advance")
+PARTY_OPS = ("spend", "restore", "advance")
+PARTY = "party"
 _ON = {"on": True, "add": True, "true": True, "yes": True}
 _OFF = {"off": False, "remove": False, "false": False, "no": False}
 
@@ -88,6 +90,20 @@ class NoteCommand(SheetCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class PartyCommand(SheetCommand):
+    """A command on the shared party sheet (`sheet="party"`): a pool op or an advance."""
+
+    pool: str | None = None
+    amount: int | None = None
+    field: str | None = None
+    by: int | None = None
+    to: str | None = None
+
+    def request_for(self, who: str | None) -> Request:
+        return (("sheet", "party"), ("op", self.op), *self.attributes)
+
+
+@dataclass(frozen=True, slots=True)
 class RestCommand(SheetCommand):
     rest: str
 
@@ -108,7 +124,74 @@ def bind_sheet(tag: Tag) -> SheetCommand | Refused:
     op = OP_ALIASES.get(op, op)
     if op not in OPS:
         return malformed(tag, f"op must be one of {', '.join(OPS)}; got {op or 'none'!r}")
+    sheet = attributes.get("sheet")
+    if sheet is not None:
+        return _on_sheet(tag, sheet, op, attributes)
+    if op == "advance":
+        rest: Request = tuple((k, v) for k, v in attributes.items() if k not in ("who", "op"))
+        return Refused(
+            Reason.WRONG_SHEET,
+            'op=advance changes the party sheet: write sheet="party"',
+            SheetCommand(who, op, rest).request,
+        )
     return _BINDERS[op](tag, who, op, attributes)
+
+
+def _on_sheet(tag: Tag, sheet: str, op: str, attributes: dict[str, str]) -> SheetCommand | Refused:
+    """`sheet="party"`: the shared sheet, which takes spend, restore and advance (`who` is left
+    out: the party sheet belongs to no one character)."""
+    rest: Request = tuple(
+        (key, value) for key, value in attributes.items() if key not in ("sheet", "op", "who")
+    )
+    written: Request = (("sheet", sheet), ("op", op), *rest)
+    if sheet.strip().casefold() != PARTY:
+        return Refused(Reason.UNKNOWN_SHEET, f'the only sheet= is "party", not {sheet!r}', written)
+    if op not in PARTY_OPS:
+        return Refused(
+            Reason.WRONG_SHEET,
+            f"the party sheet takes {', '.join(PARTY_OPS)}; not op={op}",
+            (("sheet", PARTY), ("op", op), *rest),
+        )
+    if op == "advance":
+        return _advance(tag, op, attributes)
+    bound = _pool_or_wound(tag, None, op, attributes)
+    if isinstance(bound, Refused):
+        return Refused(bound.reason, bound.detail, (("sheet", PARTY), *bound.request))
+    if not isinstance(bound, PoolCommand):
+        return malformed(tag, "the party sheet has pools, not tracks")
+    return PartyCommand(None, op, bound.attributes, pool=bound.pool, amount=bound.amount)
+
+
+def _target_and_change(
+    tag: Tag, op: str, attributes: dict[str, str], target: str
+) -> tuple[str, str] | Refused:
+    """The thing an op names and which of `to=` or `by=` it gives: exactly one of the two."""
+    problem = _needs(tag, op, attributes, target)
+    if problem:
+        return problem
+    given = [key for key in ("to", "by") if key in attributes]
+    if len(given) != 1:
+        return malformed(tag, f"op={op} takes exactly one of to= or by=")
+    return attributes[target], given[0]
+
+
+def _advance(tag: Tag, op: str, attributes: dict[str, str]) -> SheetCommand | Refused:
+    found = _target_and_change(tag, op, attributes, "field")
+    if isinstance(found, Refused):
+        return found
+    field, key = found
+    if key == "to":
+        return PartyCommand(
+            None, op, (("field", field), ("to", attributes["to"])), field=field, to=attributes["to"]
+        )
+    request: Request = (("sheet", PARTY), ("op", op), ("field", field), ("by", attributes["by"]))
+    by = integer(attributes["by"])
+    if by is None or abs(by) > TRACK_LIMIT:
+        detail = (
+            f"by must be a whole number up to {TRACK_LIMIT} either way, got {attributes['by']!r}"
+        )
+        return Refused(Reason.BAD_AMOUNT, detail, request)
+    return PartyCommand(None, op, (("field", field), ("by", str(by))), field=field, by=by)
 
 
 def _needs(tag: Tag, op: str, attributes: dict[str, str], *keys: str) -> Refused | None:
@@ -187,13 +270,10 @@ def _wound(
 def _track(
     tag: Tag, who: str | None, op: str, attributes: dict[str, str]
 ) -> SheetCommand | Refused:
-    problem = _needs(tag, op, attributes, "track")
-    if problem:
-        return problem
-    given = [key for key in ("to", "by") if key in attributes]
-    if len(given) != 1:
-        return malformed(tag, "op=track takes exactly one of to= or by=")
-    track, key = attributes["track"], given[0]
+    found = _target_and_change(tag, op, attributes, "track")
+    if isinstance(found, Refused):
+        return found
+    track, key = found
     request: Request = (("track", track), (key, attributes[key]))
     number = _number(who, op, request, key, attributes[key], -TRACK_LIMIT, TRACK_LIMIT)
     if isinstance(number, Refused):

@@ -82,6 +82,44 @@ def sheet_command_lines(ruleset: Ruleset) -> list[str]:
     return lines
 
 
+def party_command_lines(ruleset: Ruleset) -> list[str]:
+    """The party sheet's commands, only when the ruleset has one."""
+    party = ruleset.definition.party
+    if party is None:
+        return []
+    lines = [f"The shared party sheet, {safe(party.label)}, takes these (leave who out):"]
+    if party.pools:
+        pool = safe(party.pools[0].label)
+        lines.append(
+            f'- [sheet: sheet="party" op="spend" pool="{pool}" amount="2"] and op="restore" '
+            f"(party pools: {', '.join(safe(p.label) for p in party.pools)})"
+        )
+    advancement = party.advancement
+    if advancement is not None:
+        fields = {field.id: field for field in party.fields}
+        named = [fields[f] for f in advancement.fields if f in fields]
+        numbers = [f for f in named if f.type == "number"]
+        texts = [f for f in named if f.type in ("text", "longtext")]
+        if numbers:
+            ranges = ", ".join(f"{safe(f.label)} {f.min} to {f.max}" for f in numbers)
+            lines.append(
+                f'- [sheet: sheet="party" op="advance" field="{safe(numbers[0].label)}" by="1"] '
+                f'or to="2" ({ranges})'
+            )
+        if texts:
+            names = ", ".join(
+                f"{safe(f.label)} (up to {getattr(f, 'max_length', 500)} characters)" for f in texts
+            )
+            lines.append(
+                f'- [sheet: sheet="party" op="advance" field="{safe(texts[0].label)}" '
+                f'to="..."] ({names})'
+            )
+        if advancement.text:
+            lines.append(advancement.text)
+    lines.append('who="party" still means every character and never changes the shared sheet.')
+    return lines
+
+
 def vocabulary_lines(ruleset: Ruleset) -> list[str]:
     """What the ruleset's commands can name: pools, tracks (plain and wound), notes, conditions,
     states with their values, rests."""

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from .checks import check_lines
 from .clocks import clock_section
-from .commands import sheet_command_lines, vocabulary_lines
+from .commands import party_command_lines, sheet_command_lines, vocabulary_lines
+from .party_block import party_block
 from .sheet_block import sheet_block
 from .text import safe
 
@@ -37,7 +38,12 @@ def reminder(game: Game) -> str:
     if ruleset is None:
         return "\n\n".join(parts)
     definition = ruleset.definition
-    section = [HEADING, *sheet_command_lines(ruleset), *vocabulary_lines(ruleset)]
+    section = [
+        HEADING,
+        *sheet_command_lines(ruleset),
+        *party_command_lines(ruleset),
+        *vocabulary_lines(ruleset),
+    ]
     parts.append("\n".join(section))
     parts.append("\n".join(check_lines(ruleset)))
     clocks = clock_section(definition.clocks, game.clocks)
@@ -50,4 +56,7 @@ def reminder(game: Game) -> str:
     ]
     if blocks:
         parts.append("<character_sheets>\n" + "\n\n".join(blocks) + "\n</character_sheets>")
+    party = party_block(game)
+    if party:
+        parts.append("<party_sheet>\n" + party + "\n</party_sheet>")
     return "\n\n".join(parts)

@@ -349,6 +349,8 @@ class BlockChecks(Reporter):
                     )
         if party.summary is not None:
             self.summary(party.summary, (*path, "summary"), fields, party_lists, derived=False)
+        if party.builder is not None:
+            self.party_builder(party.builder, party_lists, fields)
         for position, member in enumerate(party.from_members or []):
             at = (*path, "fromMembers", position)
             if self.exists(fields, member.field, (*at, "field"), "party field") and not isinstance(
@@ -361,6 +363,37 @@ class BlockChecks(Reporter):
                 and not isinstance(self.index.fields[member.sum], NumberField)
             ):
                 self.report((*at, "sum"), f"{member.sum!r} is not a number field")
+
+    def party_builder(
+        self, builder: dict[str, Any], party_lists: dict[str, Any], fields: dict[str, Any]
+    ) -> None:
+        """The party's builder is held to the character builder's rules against the party's own
+        fields and lists: every step names party lists and fields, and a catalog it reads must
+        feed a party list. The rest of a builder is carried as data (docs/ruleset-format.md)."""
+        feeding = {
+            catalog.id
+            for catalog in self.ruleset.catalogs or []
+            if any(feed in party_lists for feed in catalog.feeds)
+        }
+        steps = builder.get("steps")
+        for position, step in enumerate(steps if isinstance(steps, list) else []):
+            if not isinstance(step, dict):
+                continue
+            at: Path = ("party", "builder", "steps", position)
+            if isinstance(step.get("list"), str):
+                self.exists(party_lists, step["list"], (*at, "list"), "party list")
+            if isinstance(step.get("field"), str):
+                self.exists(fields, step["field"], (*at, "field"), "party field")
+            for field_position, field_id in enumerate(step.get("fields") or []):
+                if isinstance(field_id, str):
+                    self.exists(fields, field_id, (*at, "fields", field_position), "party field")
+            catalog = step.get("catalog")
+            if isinstance(catalog, str) and catalog not in feeding:
+                self.report(
+                    (*at, "catalog"),
+                    f"catalog {catalog!r} feeds no party list; a party builder reads catalogs "
+                    "that feed the party's lists",
+                )
 
     # sections carried as data -------------------------------------------------------------
 

@@ -23,9 +23,13 @@ GAMES = {
     "hearts-and-hollows": ("hearts-and-hollows.ja.json", "hollows-village.ja.json"),
     "jade-river": ("jade-river.zh.json", "jade-river.zh.json"),
     "rajmarg": ("rajmarg.hi.json", "rajmarg.hi.json"),
+    "laser-hearts": ("lasers-and-feelings.json", "laser-hearts.json"),
+    "story-points": ("story-points.json", "story-points.json"),
 }
 # Something happened in each game, so the blocks show live state and not only the start.
 PLAY = {
+    "laser-hearts": '[sheet: sheet="party" op="advance" field="problem" to="Hunted by the Empire"]',
+    "story-points": '[sheet: sheet="party" op="spend" pool="player_points" amount="1"]',
     "crew-of-shadows": (
         '[sheet: op="damage" track="harm" kind="moderate" amount="1"]'
         '[sheet: op="spend" pool="stress" amount="3"]'

@@ -40,6 +40,10 @@ def report(turn: Turn) -> str:
     ]
     live = turn.game.to_document().get("rulesetLive", {})
     heard = [f"rolled: {line}" for line in turn.game.rolled]
+    document = turn.game.to_document()
+    if "gamePartySheet" in document:
+        party = json.dumps(document["gamePartySheet"], ensure_ascii=False, sort_keys=True)
+        heard.append(f"party sheet (revision {turn.game.party_revision}): {party}")
     stored = [
         f"{key}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
         for key, state in live.items()

@@ -107,6 +107,7 @@ def test_valid_fixture_loads(source: Path) -> None:
     "PT-6",
     "PT-7",
     "PT-13",
+    "PT-17",
 )
 def test_invalid_fixture_is_refused_at_its_path(case: InvalidCase) -> None:
     with pytest.raises(RulesetError) as refused:
