@@ -1,0 +1,139 @@
+"""A chat's history: messages, each reply with its swipes, each swipe with the game snapshot it
+left. The current snapshot is the one the last message's chosen swipe left (the game the chat
+started with, before any).
+
+- `reply(text)` applies a reply to the current snapshot.
+- `regenerate(text)` adds a swipe to the last reply, applied to the snapshot from before it.
+- `continue_reply(text)` applies more of the last reply to the snapshot it left, and joins the
+  text onto that swipe.
+- `select(n)` chooses another swipe of the last reply; `delete_last()` and `delete_swipe(n)` take
+  messages and swipes away. The current snapshot follows, whole: live values, clocks, the party
+  sheet and its revision.
+- `save_party_sheet(draft, revision)` records a player's save as an event in the story, with the
+  snapshot it left.
+
+A `Chat` is a value: every step returns a new one. Because each swipe keeps the snapshot it left,
+nothing is applied twice and nothing is lost, whatever order the steps come in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from .errors import GmTagsError
+from .game import Game, PartySave
+from .pipeline import Turn
+
+Role = Literal["user", "reply", "event"]
+
+
+class HistoryError(GmTagsError, ValueError):
+    """A history step that cannot be taken here (regenerating when the last message is no
+    reply, choosing a swipe that does not exist)."""
+
+
+@dataclass(frozen=True)
+class Swipe:
+    text: str
+    game: Game
+    reply: str = ""
+    narration: str = ""
+    receipts: tuple[dict[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, text: str, turn: Turn) -> Swipe:
+        return cls(
+            text, turn.game, turn.reply, turn.narration, tuple(r.to_dict() for r in turn.receipts)
+        )
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    swipes: tuple[Swipe, ...]
+    selected: int = 0
+
+    @property
+    def swipe(self) -> Swipe:
+        return self.swipes[self.selected]
+
+
+@dataclass(frozen=True)
+class Chat:
+    start: Game
+    messages: tuple[Message, ...] = ()
+
+    @property
+    def game(self) -> Game:
+        """The current snapshot."""
+        return self.messages[-1].swipe.game if self.messages else self.start
+
+    def _before(self, at: int) -> Game:
+        return self.messages[at - 1].swipe.game if at > 0 else self.start
+
+    def user(self, text: str) -> Chat:
+        """A player's message: it changes no state."""
+        return self._with(Message("user", (Swipe(text, self.game),)))
+
+    def reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+        turn = self.game.apply_reply(text, seed=seed)
+        return self._with(Message("reply", (Swipe.of(text, turn),))), turn
+
+    def regenerate(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+        last = self._last_reply()
+        turn = self._before(len(self.messages) - 1).apply_reply(text, seed=seed)
+        swipes = (*last.swipes, Swipe.of(text, turn))
+        return self._replace_last(Message("reply", swipes, len(swipes) - 1)), turn
+
+    def continue_reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+        last = self._last_reply()
+        turn = last.swipe.game.apply_reply(text, seed=seed)
+        joined = Swipe(
+            last.swipe.text + text,
+            turn.game,
+            last.swipe.reply + turn.reply,
+            last.swipe.narration + turn.narration,
+            (*last.swipe.receipts, *(r.to_dict() for r in turn.receipts)),
+        )
+        swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
+        return self._replace_last(replace(last, swipes=swipes)), turn
+
+    def select(self, swipe: int) -> Chat:
+        last = self._last_reply()
+        if not 0 <= swipe < len(last.swipes):
+            raise HistoryError(f"the last reply has swipes 0 to {len(last.swipes) - 1}")
+        return self._replace_last(replace(last, selected=swipe))
+
+    def delete_last(self) -> Chat:
+        if not self.messages:
+            raise HistoryError("there is no message to delete")
+        return replace(self, messages=self.messages[:-1])
+
+    def delete_swipe(self, swipe: int) -> Chat:
+        last = self._last_reply()
+        if not 0 <= swipe < len(last.swipes):
+            raise HistoryError(f"the last reply has swipes 0 to {len(last.swipes) - 1}")
+        if len(last.swipes) == 1:
+            return self.delete_last()
+        swipes = last.swipes[:swipe] + last.swipes[swipe + 1 :]
+        selected = last.selected - (1 if last.selected > swipe else 0)
+        return self._replace_last(Message("reply", swipes, min(selected, len(swipes) - 1)))
+
+    def save_party_sheet(self, draft: Mapping[str, Any], revision: int) -> tuple[Chat, PartySave]:
+        result = self.game.save_party_sheet(draft, revision)
+        if not result.saved:
+            return self, result
+        return self._with(Message("event", (Swipe("party sheet saved", result.game),))), result
+
+    def _last_reply(self) -> Message:
+        if not self.messages or self.messages[-1].role != "reply":
+            raise HistoryError("the last message is not a reply")
+        return self.messages[-1]
+
+    def _with(self, message: Message) -> Chat:
+        return replace(self, messages=(*self.messages, message))
+
+    def _replace_last(self, message: Message) -> Chat:
+        return replace(self, messages=(*self.messages[:-1], message))

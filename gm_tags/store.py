@@ -1,0 +1,280 @@
+"""Where chats are kept: an embedded SQLite file by default (WAL, one transaction per step,
+the schema versioned with migrations), behind the small `Store` interface so a server database
+can take its place.
+
+A chat is stored as its ruleset (a path, or the ruleset's JSON), the document it started from, and
+its messages: each swipe with its text, its rewritten reply, narration and receipts, and the game
+document it left. Every step writes only what changed (the messages from the first one that did)
+in one transaction, so a crash leaves the last committed step whole and no step half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from .errors import GmTagsError
+from .game import Game
+from .history import Chat, Message, Swipe
+from .ruleset import Ruleset, load_ruleset
+
+DEFAULT_DB = "gm-tags.sqlite"
+
+MIGRATIONS: Sequence[str] = (
+    """
+    CREATE TABLE chats (
+        chat_id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        start TEXT NOT NULL
+    );
+    CREATE TABLE messages (
+        chat_id TEXT NOT NULL REFERENCES chats(chat_id),
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        selected INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, position)
+    );
+    CREATE TABLE swipes (
+        chat_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        swipe INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        reply TEXT NOT NULL,
+        narration TEXT NOT NULL,
+        receipts TEXT NOT NULL,
+        game TEXT NOT NULL,
+        PRIMARY KEY (chat_id, position, swipe)
+    );
+    """,
+)
+
+
+class UnknownChatError(GmTagsError, LookupError):
+    """No chat is stored under that id."""
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    role: str
+    selected: int
+    swipes: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class StoredChat:
+    ruleset: dict[str, Any]
+    start: dict[str, Any]
+    messages: tuple[StoredMessage, ...]
+
+
+class Store(Protocol):
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None: ...
+
+    def load(self, chat_id: str) -> StoredChat: ...
+
+    def write_tail(self, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None: ...
+
+    def chat_ids(self) -> list[str]: ...
+
+
+class SqliteStore:
+    """One SQLite file. Safe to share between threads: writes are serialized."""
+
+    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._connection
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        with self._transaction() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            version = row[0] if row else 0
+            for script in MIGRATIONS[version:]:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            if row is None:
+                db.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS),))
+            else:
+                db.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS),))
+
+    @property
+    def schema_version(self) -> int:
+        row = self._connection.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0])
+
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO chats VALUES (?, ?, ?)",
+                (
+                    chat_id,
+                    json.dumps(ruleset, ensure_ascii=False),
+                    json.dumps(start, ensure_ascii=False),
+                ),
+            )
+
+    def load(self, chat_id: str) -> StoredChat:
+        with self._lock:
+            db = self._connection
+            row = db.execute(
+                "SELECT ruleset, start FROM chats WHERE chat_id = ?", (chat_id,)
+            ).fetchone()
+            if row is None:
+                raise UnknownChatError(f"no chat {chat_id!r}")
+            messages = []
+            for position, role, selected in db.execute(
+                "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position",
+                (chat_id,),
+            ).fetchall():
+                swipes = tuple(
+                    {
+                        "text": text,
+                        "reply": reply,
+                        "narration": narration,
+                        "receipts": json.loads(receipts),
+                        "game": json.loads(game),
+                    }
+                    for text, reply, narration, receipts, game in db.execute(
+                        "SELECT text, reply, narration, receipts, game FROM swipes "
+                        "WHERE chat_id = ? AND position = ? ORDER BY swipe",
+                        (chat_id, position),
+                    ).fetchall()
+                )
+                messages.append(StoredMessage(role, selected, swipes))
+        return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages))
+
+    def write_tail(self, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
+            db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
+            for offset, message in enumerate(messages):
+                position = first + offset
+                db.execute(
+                    "INSERT INTO messages VALUES (?, ?, ?, ?)",
+                    (chat_id, position, message.role, message.selected),
+                )
+                for number, swipe in enumerate(message.swipes):
+                    db.execute(
+                        "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            chat_id,
+                            position,
+                            number,
+                            swipe["text"],
+                            swipe["reply"],
+                            swipe["narration"],
+                            json.dumps(swipe["receipts"], ensure_ascii=False),
+                            json.dumps(swipe["game"], ensure_ascii=False),
+                        ),
+                    )
+
+    def chat_ids(self) -> list[str]:
+        with self._lock:
+            return [
+                r[0] for r in self._connection.execute("SELECT chat_id FROM chats ORDER BY chat_id")
+            ]
+
+
+def ruleset_from(source: dict[str, Any]) -> Ruleset:
+    """A stored ruleset: `{"path": ...}` (a file or package folder) or `{"json": {...}}`."""
+    if "path" in source:
+        return load_ruleset(source["path"])
+    return load_ruleset(source["json"])
+
+
+class Chats:
+    """Chats kept in a store: opened from it whole, and each step written back as it lands."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rulesets: dict[str, Ruleset] = {}
+        self._lock = threading.Lock()
+
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
+        self.store.create(chat_id, ruleset, start.to_document())
+        return Chat(start)
+
+    def open(self, chat_id: str) -> Chat:
+        stored = self.store.load(chat_id)
+        ruleset = self._ruleset(stored.ruleset)
+        messages = tuple(
+            Message(
+                message.role,  # type: ignore[arg-type]
+                tuple(
+                    Swipe(
+                        swipe["text"],
+                        Game.from_document(ruleset, swipe["game"]),
+                        swipe["reply"],
+                        swipe["narration"],
+                        tuple(swipe["receipts"]),
+                    )
+                    for swipe in message.swipes
+                ),
+                message.selected,
+            )
+            for message in stored.messages
+        )
+        return Chat(Game.from_document(ruleset, stored.start), messages)
+
+    def save(self, chat_id: str, before: Chat, after: Chat) -> None:
+        """Write what `after` changed from `before`: the messages from the first one that is not
+        the same, in one transaction."""
+        first = 0
+        for old, new in zip(before.messages, after.messages, strict=False):
+            if old is not new:
+                break
+            first += 1
+        if first == len(before.messages) == len(after.messages):
+            return
+        self.store.write_tail(chat_id, first, [_stored(m) for m in after.messages[first:]])
+
+    def _ruleset(self, source: dict[str, Any]) -> Ruleset:
+        key = json.dumps(source, sort_keys=True)
+        with self._lock:
+            if key not in self._rulesets:
+                self._rulesets[key] = ruleset_from(source)
+            return self._rulesets[key]
+
+
+def _stored(message: Message) -> StoredMessage:
+    return StoredMessage(
+        message.role,
+        message.selected,
+        tuple(
+            {
+                "text": swipe.text,
+                "reply": swipe.reply,
+                "narration": swipe.narration,
+                "receipts": list(swipe.receipts),
+                "game": swipe.game.to_document(),
+            }
+            for swipe in message.swipes
+        ),
+    )
