@@ -16,7 +16,10 @@ from typing import TextIO
 
 from .errors import GameDocumentError, RulesetError, SourceError
 from .game import Game
+from .history import HistoryError
+from .replay import replay
 from .ruleset import Ruleset, RulesetFile, load_ruleset
+from .store import DEFAULT_DB, Chats, SqliteStore
 
 OK, REFUSED, UNREADABLE = 0, 1, 2
 
@@ -105,6 +108,89 @@ def _prompt(args: argparse.Namespace, out: TextIO) -> int:
     return OK
 
 
+@_reporting_input_errors
+def _replay(args: argparse.Namespace, out: TextIO) -> int:
+    store = SqliteStore(args.db)
+    try:
+        chats = Chats(store)
+        for step in replay(Path(args.session), chats, args.chat):
+            print(f"== {step.label} ==", file=out)
+            if step.note:
+                print(f"   {step.note}", file=out)
+            for receipt in step.turn.receipts if step.turn is not None else ():
+                print(f"   {receipt.summary}", file=out)
+        print(f"saved to {args.db}", file=out)
+    except HistoryError as error:
+        print(f"{args.session}: {error}", file=sys.stderr)
+        return REFUSED
+    finally:
+        store.close()
+    return OK
+
+
+@_reporting_input_errors
+def _play(args: argparse.Namespace, out: TextIO) -> int:
+    """A chat on the command line. Paste a reply and end it with a line holding only `.`;
+    `/regen` makes the next reply a new swipe of the last one, `/swipe N` chooses a swipe,
+    `/undo` deletes the last message, `/prompt` prints what the model reads, `/quit` ends."""
+    store = SqliteStore(args.db)
+    try:
+        return _play_loop(args, Chats(store), out)
+    finally:
+        store.close()
+
+
+def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
+    name = args.chat
+    if name in chats.store.chat_ids():
+        chat = chats.open(name)
+    else:
+        ruleset_source = {"path": str(Path(args.ruleset).resolve())} if args.ruleset else None
+        if ruleset_source is None:
+            print("a new chat needs --ruleset", file=sys.stderr)
+            return UNREADABLE
+        chat = chats.create(name, ruleset_source, _open_game(args))
+    print(f"chat {name!r}: paste a reply, end it with a line holding only '.'", file=out)
+    regenerate, lines = False, list[str]()
+    for raw in sys.stdin:
+        line = raw.rstrip("\n")
+        if not lines and line.startswith("/"):
+            command, _, argument = line.partition(" ")
+            before = chat
+            try:
+                if command == "/quit":
+                    break
+                if command == "/regen":
+                    regenerate = True
+                elif command == "/swipe":
+                    chat = chat.select(int(argument))
+                elif command == "/undo":
+                    chat = chat.delete_last()
+                elif command == "/prompt":
+                    print(chat.game.reminder(), file=out)
+                else:
+                    print(f"unknown command {command}", file=out)
+            except (HistoryError, ValueError) as error:
+                print(f"cannot: {error}", file=out)
+            chats.save(name, before, chat)
+            continue
+        if line != ".":
+            lines.append(raw)
+            continue
+        text, lines, before = "".join(lines).rstrip("\n"), [], chat
+        try:
+            chat, turn = chat.regenerate(text) if regenerate else chat.reply(text)
+        except HistoryError as error:
+            print(f"cannot: {error}", file=out)
+            continue
+        regenerate = False
+        chats.save(name, before, chat)
+        for receipt in turn.receipts:
+            print(f"   {receipt.summary}", file=out)
+        print("--- narration ---", turn.narration, "---", sep="\n", file=out)
+    return OK
+
+
 def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
     if path is None or not Path(path).exists():
         return Game.new(ruleset)
@@ -157,6 +243,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     prompt.add_argument("--world", action="store_true", help="also print the world set-up prompt")
     prompt.set_defaults(run=_prompt)
+    replay_command = commands.add_parser(
+        "replay", help="replay a recorded session (JSON Lines) into the store, printing receipts"
+    )
+    replay_command.add_argument("session", metavar="SESSION.jsonl")
+    replay_command.add_argument(
+        "--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})"
+    )
+    replay_command.add_argument(
+        "--chat", help="the chat id to replay into (default: the session's)"
+    )
+    replay_command.set_defaults(run=_replay)
+    play = commands.add_parser("play", help="a chat on the command line, kept in the store")
+    play.add_argument("--ruleset", metavar="PATH", help="ruleset file or package folder")
+    play.add_argument("--game", metavar="GAME.json", help="the game to start from")
+    play.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    play.add_argument("--chat", default="play", help="the chat id (default: play)")
+    play.set_defaults(run=_play)
     return parser
 
 

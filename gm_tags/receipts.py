@@ -56,6 +56,8 @@ class Receipt(NamedTuple):
         elif self.family == "clock":
             action = next((key for key in ("size", "tick", "clear") if key in request), "")
             words = ["clock", request.get("name") or "", action]
+        elif self.family == "skill_check":
+            words = [request.get("who") or "", "check"]
         else:
             target = next(
                 (
@@ -65,7 +67,8 @@ class Receipt(NamedTuple):
                 ),
                 "",
             )
-            words = [request.get("who") or "", request.get("op") or "", target or ""]
+            who = request.get("who") or ("party" if request.get("sheet") == "party" else "")
+            words = [who, request.get("op") or "", target or ""]
         head = " ".join(word for word in words if word)
         if self.reason is not None:
             return f"{head} refused ({self.reason.value})"

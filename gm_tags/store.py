@@ -82,6 +82,8 @@ class Store(Protocol):
 
     def chat_ids(self) -> list[str]: ...
 
+    def delete(self, chat_id: str) -> None: ...
+
 
 class SqliteStore:
     """One SQLite file. Safe to share between threads: writes are serialized."""
@@ -194,6 +196,12 @@ class SqliteStore:
                             json.dumps(swipe["game"], ensure_ascii=False),
                         ),
                     )
+
+    def delete(self, chat_id: str) -> None:
+        """Forget a chat and all its messages, in one transaction."""
+        with self._transaction() as db:
+            for table in ("swipes", "messages", "chats"):
+                db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
 
     def chat_ids(self) -> list[str]:
         with self._lock:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -20,8 +21,13 @@ CREW = ruleset_named("crew-of-shadows")
 SIZE = 8
 
 
+VAULT = 4  # the crew's coin pool is capped by the vault field, 4 by default
+
+
 def tick(amount: int) -> str:
-    return f'The plan moves on. [clock: name="Plan" tick="{amount}"]'
+    """A reply that moves the clock, and on good news brings the crew one coin."""
+    coin = ' [sheet: sheet="party" op="restore" pool="coin" amount="1"]' if amount > 0 else ""
+    return f'The plan moves on. [clock: name="Plan" tick="{amount}"]{coin}'
 
 
 class History(RuleBasedStateMachine):
@@ -114,7 +120,7 @@ class History(RuleBasedStateMachine):
 
     @invariant()
     def matches_the_model(self) -> None:
-        fill, revision, lair = 0, 0, None
+        fill, coin, revision, lair = 0, 0, 0, None
         for role, swipes, selected in self.model:
             chosen = swipes[selected]  # type: ignore[index]
             if role == "event":
@@ -122,8 +128,11 @@ class History(RuleBasedStateMachine):
                 continue
             for amount in chosen:
                 fill = max(0, min(SIZE, fill + amount))
+                coin = min(VAULT, coin + 1) if amount > 0 else coin
         game = self.chat.game
         assert game.clocks[0].filled == fill
+        party_pools = game.to_document().get("rulesetLive", {}).get("$party", {}).get("pools", {})
+        assert party_pools.get("coin", {}).get("value", 0) == coin
         assert game.party_revision == revision
         assert game.party_value("lair") == (lair if lair is not None else "")
         assert len(self.chat.messages) == len(self.model)
@@ -133,4 +142,4 @@ class History(RuleBasedStateMachine):
 
 
 History.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
-TestHistory = History.TestCase
+TestHistory = pytest.mark.spec("EN-2", "EN-3", "CL-14", "CL-15", "PT-12", "PT-14")(History.TestCase)

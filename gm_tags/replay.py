@@ -1,0 +1,111 @@
+"""Recorded sessions: a JSON Lines file of chat steps, replayed into a store.
+
+The first line sets the game up; every line after it is one step:
+
+    {"ruleset": "../rulesets/crew-of-shadows.json", "game": "../games/crew-mid-heist.json",
+     "chat": "heist", "seed": "heist"}
+    {"user": "We go in through the roof."}
+    {"reply": "The tiles are slick. [clock: name=\\"Alarm raised\\" tick=\\"1\\"]"}
+    {"regenerate": "The tiles hold. [clock: name=\\"Alarm raised\\" tick=\\"-1\\"]"}
+    {"select": 0}
+    {"continue": " Then a dog barks."}
+    {"delete": "last"}
+    {"delete_swipe": 1}
+    {"party_save": {"fields": {"lair": "The roof"}}, "revision": 0}
+
+Paths are read from the session file's own folder. With `seed`, the dice of step N are seeded
+with `seed:N`, so a replay throws the same dice every time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import SourceError
+from .game import Game
+from .history import Chat, HistoryError
+from .pipeline import Turn
+from .ruleset import load_ruleset
+from .store import Chats
+
+
+@dataclass
+class Step:
+    kind: str
+    label: str
+    turn: Turn | None = None
+    note: str = ""
+    chat: Chat | None = field(default=None, repr=False)
+
+
+def read_session(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    try:
+        lines = [line for line in path.read_text("utf-8").splitlines() if line.strip()]
+        entries = [json.loads(line) for line in lines]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SourceError(f"{path}: cannot be read as JSON Lines: {error}") from None
+    if not entries or "ruleset" not in entries[0]:
+        raise SourceError(f"{path}: the first line names the ruleset (and the game)")
+    return entries[0], entries[1:]
+
+
+def replay(path: Path, chats: Chats, chat_id: str | None = None) -> Iterator[Step]:
+    """Replay a session into `chats` (a chat of that id is replaced), yielding each step."""
+    header, steps = read_session(path)
+    folder = path.parent
+    ruleset_path = str((folder / header["ruleset"]).resolve())
+    ruleset = load_ruleset(ruleset_path)
+    if "game" in header:
+        document = json.loads((folder / header["game"]).read_text("utf-8"))
+        start = Game.from_document(ruleset, document)
+    else:
+        start = Game.new(ruleset)
+    name = chat_id or header.get("chat") or path.stem
+    if name in chats.store.chat_ids():
+        chats.store.delete(name)
+    chat = chats.create(name, {"path": ruleset_path}, start)
+    seed = header.get("seed")
+    for number, entry in enumerate(steps, start=1):
+        step_seed = f"{seed}:{number}" if seed is not None else None
+        before = chat
+        try:
+            step = _step(chat, entry, step_seed)
+        except HistoryError as error:
+            kind = next(iter(entry), "?")
+            raise HistoryError(f"step {number} ({kind}): {error}") from None
+        chat = step.chat or chat
+        chats.save(name, before, chat)
+        yield step
+
+
+def _step(chat: Chat, entry: dict[str, Any], seed: str | None) -> Step:
+    if "user" in entry:
+        return Step("user", "player", None, entry["user"], chat.user(entry["user"]))
+    if "reply" in entry:
+        done, turn = chat.reply(entry["reply"], seed=seed)
+        return Step("reply", "reply", turn, chat=done)
+    if "regenerate" in entry:
+        done, turn = chat.regenerate(entry["regenerate"], seed=seed)
+        return Step(
+            "regenerate", f"regenerate (swipe {done.messages[-1].selected})", turn, chat=done
+        )
+    if "continue" in entry:
+        done, turn = chat.continue_reply(entry["continue"], seed=seed)
+        return Step("continue", "continue", turn, chat=done)
+    if "select" in entry:
+        return Step("select", f"select swipe {entry['select']}", chat=chat.select(entry["select"]))
+    if "delete_swipe" in entry:
+        done = chat.delete_swipe(entry["delete_swipe"])
+        return Step("delete", f"delete swipe {entry['delete_swipe']}", chat=done)
+    if "delete" in entry:
+        return Step("delete", "delete the last message", chat=chat.delete_last())
+    if "party_save" in entry:
+        done, result = chat.save_party_sheet(entry["party_save"], entry.get("revision", 0))
+        note = "saved" if result.saved else "refused: opened at an older revision"
+        return Step("party", "party sheet save", None, note, done)
+    kinds = "user, reply, regenerate, continue, select, delete, delete_swipe, party_save"
+    raise SourceError(f"a session step is one of {kinds}: {entry}")
