@@ -191,6 +191,19 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
     return OK
 
 
+def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        import uvicorn
+
+        from .service import create_app
+    except ImportError:
+        print('gm-tags serve needs the serve extra: pip install "gm-tags[serve]"', file=sys.stderr)
+        return UNREADABLE
+    app = create_app(args.db, args.ruleset or ())
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return OK
+
+
 def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
     if path is None or not Path(path).exists():
         return Game.new(ruleset)
@@ -260,6 +273,18 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     play.add_argument("--chat", default="play", help="the chat id (default: play)")
     play.set_defaults(run=_play)
+    serve = commands.add_parser("serve", help="the HTTP service (needs gm-tags[serve])")
+    serve.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    serve.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="PATH",
+        help="a ruleset games can name by id (repeat for more)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    serve.set_defaults(run=_reporting_input_errors(_serve))
     return parser
 
 

@@ -9,8 +9,8 @@ started with, before any).
 - `select(n)` chooses another swipe of the last reply; `delete_last()` and `delete_swipe(n)` take
   messages and swipes away. The current snapshot follows, whole: live values, clocks, the party
   sheet and its revision.
-- `save_party_sheet(draft, revision)` records a player's save as an event in the story, with the
-  snapshot it left.
+- `save_party_sheet(draft, revision)` and `rest(rest, who)` record a player's save or rest as an
+  event in the story, with the snapshot it left.
 
 A `Chat` is a value: every step returns a new one. Because each swipe keeps the snapshot it left,
 nothing is applied twice and nothing is lost, whatever order the steps come in.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .errors import GmTagsError
-from .game import Game, PartySave
+from .game import Game, PartySave, SheetEdit
 from .pipeline import Turn
 
 Role = Literal["user", "reply", "event"]
@@ -125,7 +125,18 @@ class Chat:
         result = self.game.save_party_sheet(draft, revision)
         if not result.saved:
             return self, result
-        return self._with(Message("event", (Swipe("party sheet saved", result.game),))), result
+        return self.record("party sheet saved", result.game), result
+
+    def rest(self, rest: str, who: str | None = None) -> tuple[Chat, SheetEdit]:
+        """A rest taken outside a reply (from a sheet screen): an event when it is taken."""
+        edit = self.game.rest(rest, who)
+        if not edit.ok:
+            return self, edit
+        return self.record(f"rest {rest}: {edit.now}", edit.game), edit
+
+    def record(self, text: str, game: Game) -> Chat:
+        """An event in the story: a change made outside a reply, with the snapshot it left."""
+        return self._with(Message("event", (Swipe(text, game),)))
 
     def _last_reply(self) -> Message:
         if not self.messages or self.messages[-1].role != "reply":

@@ -84,6 +84,8 @@ class Store(Protocol):
 
     def delete(self, chat_id: str) -> None: ...
 
+    def close(self) -> None: ...
+
 
 class SqliteStore:
     """One SQLite file. Safe to share between threads: writes are serialized."""

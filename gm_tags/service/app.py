@@ -1,0 +1,321 @@
+"""The HTTP service: `create_app(db, rulesets)` is an ASGI app; `gm-tags serve` runs it.
+
+Every refusal is answered with `{"code", "detail", "problems"}`; docs/service.md lists the codes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import GameDocumentError, GmTagsError, Problem, RulesetError
+from ..game import CheckRefused, Game
+from ..history import Chat, HistoryError
+from ..pipeline import Turn
+from ..ruleset import Ruleset, load_ruleset
+from ..store import DEFAULT_DB, SqliteStore, UnknownChatError
+from .chats import ChatExistsError, ServedChats
+from .models import (
+    ChatOut,
+    EditOut,
+    ErrorOut,
+    GameIn,
+    MessageOut,
+    PartyOut,
+    PartySaveIn,
+    PromptOut,
+    ReplyIn,
+    RestIn,
+    SkillCheckIn,
+    SkillCheckOut,
+    SwipeIn,
+    TurnOut,
+    UserIn,
+    ValidOut,
+)
+
+
+class Refused(GmTagsError):
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+
+def _error(status: int, code: str, detail: str, problems: Sequence[Problem] = ()) -> JSONResponse:
+    body = ErrorOut(
+        code=code,
+        detail=detail,
+        problems=[{"path": p.path, "message": p.message} for p in problems],
+    )
+    return JSONResponse(body.model_dump(), status_code=status)
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut} for status in (400, 404, 409, 422)
+}
+
+
+def _turn_out(chat: Chat, turn: Turn) -> TurnOut:
+    last = chat.messages[-1]
+    return TurnOut(
+        **turn.to_dict(),
+        message=len(chat.messages) - 1,
+        swipe=last.selected,
+        swipes=len(last.swipes),
+    )
+
+
+def _chat_out(chat_id: str, chat: Chat) -> ChatOut:
+    messages = [
+        MessageOut(
+            role=message.role,
+            selected=message.selected,
+            swipes=len(message.swipes),
+            text=message.swipe.text,
+            narration=message.swipe.narration,
+        )
+        for message in chat.messages
+    ]
+    return ChatOut(chat_id=chat_id, game=chat.game.to_document(), messages=messages)
+
+
+def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ()) -> FastAPI:
+    """The service over the store at `db`; `rulesets` (files or package folders) can be named
+    by id when creating a game. The store is closed when the app shuts down."""
+    installed: dict[str, tuple[str, Ruleset]] = {}
+    for path in rulesets:
+        ruleset = load_ruleset(path)
+        installed[ruleset.id] = (str(Path(path).resolve()), ruleset)
+    served = ServedChats(lambda: SqliteStore(db))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            served.close()
+
+    app = FastAPI(
+        title="gm-tags",
+        summary="Apply the command tags a language-model Game Master writes, against a ruleset.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    app.state.chats = served
+
+    def chats() -> ServedChats:
+        return served
+
+    _install_error_handlers(app)
+
+    @app.get("/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/rulesets/validate", responses=ERRORS)
+    def validate_ruleset(ruleset: dict[str, Any]) -> ValidOut:
+        """Check a ruleset (the JSON of a ruleset file) completely: 422 with every problem."""
+        checked = load_ruleset(ruleset)
+        return ValidOut(ok=True, id=checked.id, name=checked.name)
+
+    @app.post("/games", status_code=201, responses=ERRORS)
+    def create_game(body: GameIn) -> ChatOut:
+        """Start a chat: a game under a ruleset, from a game document or new."""
+        if (body.ruleset is None) == (body.ruleset_id is None):
+            raise Refused(400, "refused", "name a ruleset: either ruleset or rulesetId")
+        if body.ruleset_id is not None:
+            if body.ruleset_id not in installed:
+                raise Refused(400, "ruleset_not_installed", f"no ruleset {body.ruleset_id!r}")
+            path, ruleset = installed[body.ruleset_id]
+            source: dict[str, object] = {"path": path}
+        else:
+            ruleset, source = load_ruleset(body.ruleset or {}), {"json": body.ruleset}
+        start = Game.from_document(ruleset, body.game) if body.game else Game.new(ruleset)
+        chat_id = chats().create(body.chat_id, source, start)
+        return _chat_out(chat_id, chats().read(chat_id))
+
+    @app.get("/games/{chat_id}", responses=ERRORS)
+    def read_game(chat_id: str) -> ChatOut:
+        return _chat_out(chat_id, chats().read(chat_id))
+
+    @app.delete("/games/{chat_id}", status_code=204, responses=ERRORS)
+    def delete_game(chat_id: str) -> None:
+        chats().delete(chat_id)
+
+    def replying(chat_id: str, take: Callable[[Chat], tuple[Chat, Turn]]) -> TurnOut:
+        chat, turn = chats().step(chat_id, take)
+        return _turn_out(chat, turn)
+
+    @app.post("/games/{chat_id}/replies", responses=ERRORS)
+    def post_reply(chat_id: str, body: ReplyIn) -> TurnOut:
+        """Apply a model reply to the current snapshot: the rewritten reply, the narration, the
+        receipts and the snapshot it left."""
+        return replying(chat_id, lambda chat: chat.reply(body.text, seed=body.seed))
+
+    @app.post("/games/{chat_id}/regenerate", responses=ERRORS)
+    def regenerate(chat_id: str, body: ReplyIn) -> TurnOut:
+        """A new swipe of the last reply, applied to the snapshot from before it."""
+        return replying(chat_id, lambda chat: chat.regenerate(body.text, seed=body.seed))
+
+    @app.post("/games/{chat_id}/continue", responses=ERRORS)
+    def continue_reply(chat_id: str, body: ReplyIn) -> TurnOut:
+        """More of the last reply, applied to the snapshot it left."""
+        return replying(chat_id, lambda chat: chat.continue_reply(body.text, seed=body.seed))
+
+    @app.post("/games/{chat_id}/user", responses=ERRORS)
+    def post_user(chat_id: str, body: UserIn) -> ChatOut:
+        """A player's message: kept in the history, it changes no state."""
+        chat, _ = chats().step(chat_id, lambda chat: (chat.user(body.text), None))
+        return _chat_out(chat_id, chat)
+
+    @app.post("/games/{chat_id}/swipe", responses=ERRORS)
+    def select_swipe(chat_id: str, body: SwipeIn) -> ChatOut:
+        """Choose a swipe of the last reply; its snapshot becomes the current one."""
+        chat, _ = chats().step(chat_id, lambda chat: (chat.select(body.swipe), None))
+        return _chat_out(chat_id, chat)
+
+    @app.delete("/games/{chat_id}/messages/last", responses=ERRORS)
+    def delete_last(chat_id: str) -> ChatOut:
+        chat, _ = chats().step(chat_id, lambda chat: (chat.delete_last(), None))
+        return _chat_out(chat_id, chat)
+
+    @app.delete("/games/{chat_id}/swipes/{swipe}", responses=ERRORS)
+    def delete_swipe(chat_id: str, swipe: int) -> ChatOut:
+        chat, _ = chats().step(chat_id, lambda chat: (chat.delete_swipe(swipe), None))
+        return _chat_out(chat_id, chat)
+
+    @app.get("/games/{chat_id}/prompt", responses=ERRORS)
+    def prompt(chat_id: str, budget: Annotated[int | None, Query(ge=0)] = None) -> PromptOut:
+        """What the model reads now: the system section (cut to `budget` tokens when given),
+        the per-turn reminder and the world set-up prompt."""
+        game = chats().read(chat_id).game
+        system = game.system_prompt(budget=budget)
+        return PromptOut(
+            system=system.text, cut=system.cut, reminder=game.reminder(), world=game.world_prompt()
+        )
+
+    @app.post("/games/{chat_id}/rest", responses=ERRORS)
+    def rest(chat_id: str, body: RestIn) -> EditOut:
+        """Take a rest outside a reply (`who="party"` for everyone); a refused rest changes
+        nothing and is answered 200 with its reason, as its receipt would say."""
+        chat, edit = chats().step(chat_id, lambda chat: chat.rest(body.rest, body.who))
+        return EditOut(
+            ok=edit.ok,
+            now=edit.now,
+            reason=None if edit.reason is None else str(edit.reason),
+            detail=edit.detail,
+            game=chat.game.to_document(),
+        )
+
+    @app.post("/games/{chat_id}/party-sheet", responses=ERRORS)
+    def save_party_sheet(chat_id: str, body: PartySaveIn) -> PartyOut:
+        """Save a draft of the shared sheet opened at `revision`. A stale save is answered 409
+        with the newer sheet and the draft kept."""
+        chat, saved = chats().step(
+            chat_id, lambda chat: chat.save_party_sheet(body.draft, body.revision)
+        )
+        answer = PartyOut(
+            saved=saved.saved,
+            sheet=saved.sheet,
+            revision=chat.game.party_revision,
+            draft=saved.draft,
+        )
+        if saved.problems:
+            raise Refused(
+                422, "party_sheet_invalid", "the draft does not fit", problems=saved.problems
+            )
+        if not saved.saved:
+            raise Refused(
+                409, "party_sheet_stale", "opened at an older revision", answer=answer.model_dump()
+            )
+        return answer
+
+    @app.post("/game/skill-check", responses=ERRORS)
+    def skill_check(body: SkillCheckIn) -> SkillCheckOut:
+        """Roll a check for a character of a chat as the sheet stands now, as the Engine's
+        endpoint does. The game is not changed."""
+        if body.pre_rolled_d20 is not None:
+            raise Refused(400, "refused", "gm-tags rolls its own dice; send no preRolledD20")
+        if body.advantage and body.disadvantage:
+            mode = None
+        else:
+            mode = "advantage" if body.advantage else "disadvantage" if body.disadvantage else None
+        game = chats().read(body.chat_id).game
+        record = game.check(
+            body.who, body.skill, dc=body.dc, difficulty=body.difficulty, mode=mode, seed=body.seed
+        )
+        # The record's fields under the names its tag uses, the unset ones left out.
+        fields = dataclasses.asdict(record)
+        fields["with"] = fields.pop("with_")
+        result = {key: value for key, value in fields.items() if value is not None}
+        result.update(tag=record.tag, summary=record.summary)
+        return SkillCheckOut(result=result)
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        # A body that is not JSON, a path or method the service does not have.
+        response = _error(error.status_code, f"http_{error.status_code}", str(error.detail))
+        for name, value in (error.headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    def request_invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [
+            Problem(".".join(str(part) for part in item["loc"]), item["msg"])
+            for item in error.errors()
+        ]
+        return _error(422, "request_invalid", "the request does not fit this operation", problems)
+
+    @app.exception_handler(Refused)
+    def refused(_: Request, error: Refused) -> JSONResponse:
+        if "answer" in error.extra:
+            body = {
+                "code": error.code,
+                "detail": error.detail,
+                "problems": [],
+                **error.extra["answer"],
+            }
+            return JSONResponse(body, status_code=error.status)
+        return _error(error.status, error.code, error.detail, error.extra.get("problems", ()))
+
+    @app.exception_handler(RulesetError)
+    def ruleset_invalid(_: Request, error: RulesetError) -> JSONResponse:
+        return _error(422, "ruleset_invalid", "the ruleset was refused", error.problems)
+
+    @app.exception_handler(GameDocumentError)
+    def game_invalid(_: Request, error: GameDocumentError) -> JSONResponse:
+        return _error(422, "game_invalid", "the game document was refused", error.problems)
+
+    @app.exception_handler(UnknownChatError)
+    def not_found(_: Request, error: UnknownChatError) -> JSONResponse:
+        return _error(404, "chat_not_found", str(error))
+
+    @app.exception_handler(ChatExistsError)
+    def exists(_: Request, error: ChatExistsError) -> JSONResponse:
+        return _error(409, "chat_exists", str(error))
+
+    @app.exception_handler(HistoryError)
+    def history(_: Request, error: HistoryError) -> JSONResponse:
+        return _error(409, "history_conflict", str(error))
+
+    @app.exception_handler(CheckRefused)
+    def untrained(_: Request, error: CheckRefused) -> JSONResponse:
+        return _error(400, error.code, str(error))
+
+    @app.exception_handler(GmTagsError)
+    def other(_: Request, error: GmTagsError) -> JSONResponse:
+        return _error(400, "refused", str(error))

@@ -1,0 +1,150 @@
+"""What the HTTP service reads and answers, as pydantic models: they are its OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# Bounds on what a request may carry, so no request can make the service hold unbounded text.
+MAX_REPLY = 256_000
+MAX_NAME = 200
+ChatId = Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^/\x00-\x1f]+$")
+Seed = int | str | None
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProblemOut(BaseModel):
+    path: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: a stable `code` a pipeline can branch on, and words for a person."""
+
+    code: str
+    detail: str
+    problems: list[ProblemOut] = []
+
+
+class ValidOut(BaseModel):
+    ok: bool
+    id: str
+    name: str
+
+
+class GameIn(Strict):
+    """A new game: its ruleset (inline JSON, or the id of one the server was started with) and
+    the game document it starts from (a new game when absent)."""
+
+    chat_id: str | None = Field(default=None, alias="chatId", min_length=1, max_length=MAX_NAME)
+    ruleset: dict[str, Any] | None = None
+    ruleset_id: str | None = Field(default=None, alias="rulesetId", max_length=MAX_NAME)
+    game: dict[str, Any] | None = None
+
+
+class ReplyIn(Strict):
+    text: str = Field(max_length=MAX_REPLY)
+    seed: Seed = None
+
+
+class UserIn(Strict):
+    text: str = Field(max_length=MAX_REPLY)
+
+
+class SwipeIn(Strict):
+    swipe: int = Field(ge=0, le=10_000)
+
+
+class RestIn(Strict):
+    rest: str = Field(min_length=1, max_length=MAX_NAME)
+    who: str | None = Field(default=None, max_length=MAX_NAME)
+
+
+class PartySaveIn(Strict):
+    draft: dict[str, Any]
+    revision: int = Field(ge=0)
+
+
+class SkillCheckIn(BaseModel):
+    """The Engine's `POST /game/skill-check` body, with gm-tags' own `who`, `difficulty` and
+    `seed`. `messageId` is accepted and not used: the check is rolled against the chat's current
+    snapshot and no stored message is rewritten, so no `updatedContent` comes back."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    chat_id: str = Field(alias="chatId", min_length=1, max_length=MAX_NAME)
+    skill: str = Field(min_length=1, max_length=MAX_NAME)
+    dc: int | None = Field(default=None, ge=1, le=40)
+    difficulty: str | None = Field(default=None, max_length=MAX_NAME)
+    who: str | None = Field(default=None, max_length=MAX_NAME)
+    advantage: bool = False
+    disadvantage: bool = False
+    pre_rolled_d20: int | None = Field(default=None, alias="preRolledD20", ge=1, le=20)
+    message_id: str | None = Field(default=None, alias="messageId", max_length=MAX_NAME)
+    seed: Seed = None
+
+
+class SkillCheckOut(BaseModel):
+    result: dict[str, Any]
+
+
+class ReceiptOut(BaseModel):
+    family: str
+    tag: str
+    request: dict[str, Any]
+    result: str
+    now: str | None
+    reason: str | None
+    detail: str
+    span: list[int]
+    written: str
+
+
+class TurnOut(BaseModel):
+    reply: str
+    narration: str
+    receipts: list[ReceiptOut]
+    game: dict[str, Any]
+    message: int
+    swipe: int
+    swipes: int
+
+
+class MessageOut(BaseModel):
+    role: str
+    selected: int
+    swipes: int
+    text: str
+    narration: str
+
+
+class ChatOut(BaseModel):
+    chat_id: str = Field(serialization_alias="chatId")
+    game: dict[str, Any]
+    messages: list[MessageOut]
+
+
+class EditOut(BaseModel):
+    ok: bool
+    now: str | None
+    reason: str | None
+    detail: str
+    game: dict[str, Any]
+
+
+class PartyOut(BaseModel):
+    saved: bool
+    sheet: dict[str, Any]
+    revision: int
+    draft: dict[str, Any]
+
+
+class PromptOut(BaseModel):
+    system: str
+    cut: int
+    reminder: str
+    world: str

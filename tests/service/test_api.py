@@ -1,0 +1,232 @@
+"""The HTTP service as a pipeline calls it: status codes, bodies, and state that follows the
+history and survives a restart."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gm_tags.service import create_app
+from tests.conftest import FIXTURES
+
+CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
+HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8"))
+
+
+def tick(amount: int) -> dict[str, str]:
+    return {"text": f'A bell. [clock: name="Alarm raised" tick="{amount}"]'}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "service.sqlite"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db, [CREW])) as client:
+        yield client
+
+
+@pytest.fixture
+def heist(client: TestClient) -> str:
+    answer = client.post(
+        "/games", json={"chatId": "heist", "rulesetId": "crew-of-shadows", "game": HEIST}
+    )
+    assert answer.status_code == 201
+    return "heist"
+
+
+def alarm(body: dict[str, Any]) -> int:
+    (filled,) = [c["filled"] for c in body["game"]["rulesetClocks"] if c["name"] == "Alarm raised"]
+    return int(filled)
+
+
+def test_a_valid_ruleset_is_named_and_a_bad_one_gets_every_problem_with_its_path(
+    client: TestClient,
+) -> None:
+    good = json.loads(Path(CREW).read_text("utf-8"))
+    answer = client.post("/rulesets/validate", json=good)
+    assert answer.status_code == 200
+    assert answer.json() == {"ok": True, "id": "crew-of-shadows", "name": "Crew of Shadows"}
+
+    bad = json.loads(
+        (FIXTURES / "rulesets" / "invalid" / "levels-max-disagrees.json").read_text("utf-8")
+    )
+    answer = client.post("/rulesets/validate", json=bad)
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "ruleset_invalid"
+    assert {
+        "path": "sheet.live.tracks.0.max",
+        "message": "max must equal the number of levels (3), found 4",
+    } in answer.json()["problems"]
+
+
+def test_games_are_made_from_inline_or_installed_rulesets_and_refused_clearly(
+    client: TestClient,
+) -> None:
+    inline = json.loads(Path(CREW).read_text("utf-8"))
+    made = client.post("/games", json={"ruleset": inline})
+    assert made.status_code == 201 and made.json()["chatId"]
+    assert (
+        client.post("/games", json={"chatId": "a", "rulesetId": "crew-of-shadows"}).status_code
+        == 201
+    )
+
+    taken = client.post("/games", json={"chatId": "a", "rulesetId": "crew-of-shadows"})
+    assert (taken.status_code, taken.json()["code"]) == (409, "chat_exists")
+    missing = client.post("/games", json={"rulesetId": "nightfall"})
+    assert (missing.status_code, missing.json()["code"]) == (400, "ruleset_not_installed")
+    broken_game = {
+        "rulesetId": "crew-of-shadows",
+        "game": {"rulesetClocks": [{"name": "X", "size": "six"}]},
+    }
+    refused = client.post("/games", json=broken_game)
+    assert (refused.status_code, refused.json()["code"]) == (422, "game_invalid")
+    assert refused.json()["problems"]
+    unknown = client.get("/games/nobody")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "chat_not_found")
+    garbled = client.post("/games", content=b"\xff{", headers={"Content-Type": "application/json"})
+    assert (garbled.status_code, garbled.json()["code"]) == (400, "http_400")
+    assert client.put("/games/a").json()["code"] == "http_405"
+
+
+@pytest.mark.spec("CL-15", "EN-2")
+def test_regenerate_swipe_continue_and_delete_move_between_snapshots(
+    client: TestClient, heist: str
+) -> None:
+    first = client.post(f"/games/{heist}/replies", json=tick(2)).json()
+    assert 'result="ok" now="4/6"]' in first["reply"]
+    assert first["narration"] == "A bell."
+    assert (first["message"], first["swipe"], first["swipes"]) == (0, 0, 1)
+
+    again = client.post(f"/games/{heist}/regenerate", json=tick(1)).json()
+    assert alarm(again) == 3  # from before the reply, not on top of it
+    assert (again["swipe"], again["swipes"]) == (1, 2)
+
+    chosen = client.post(f"/games/{heist}/swipe", json={"swipe": 0}).json()
+    assert alarm(chosen) == 4
+    more = client.post(f"/games/{heist}/continue", json=tick(1)).json()
+    assert alarm(more) == 5
+    assert client.get(f"/games/{heist}").json()["messages"][0]["text"].count("A bell.") == 2
+
+    after = client.delete(f"/games/{heist}/swipes/0").json()
+    assert alarm(after) == 3  # the continued swipe went; swipe 1 is what is left
+    assert client.delete(f"/games/{heist}/messages/last").json()["messages"] == []
+    assert alarm(client.get(f"/games/{heist}").json()) == 2
+
+    conflict = client.post(f"/games/{heist}/regenerate", json=tick(1))
+    assert (conflict.status_code, conflict.json()["code"]) == (409, "history_conflict")
+    negative = client.post(f"/games/{heist}/swipe", json={"swipe": -1})
+    assert (negative.status_code, negative.json()["code"]) == (422, "request_invalid")
+    assert negative.json()["problems"][0]["path"] == "body.swipe"
+
+
+@pytest.mark.spec("EN-3")
+def test_the_history_survives_a_restart(db: Path) -> None:
+    with TestClient(create_app(db, [CREW])) as client:
+        client.post("/games", json={"chatId": "c", "rulesetId": "crew-of-shadows", "game": HEIST})
+        client.post("/games/c/replies", json=tick(2))
+        client.post("/games/c/regenerate", json=tick(3))
+    with TestClient(create_app(db)) as client:
+        body = client.get("/games/c").json()
+        assert alarm(body) == 5 and body["messages"][0]["swipes"] == 2
+        assert alarm(client.post("/games/c/swipe", json={"swipe": 0}).json()) == 4
+
+
+@pytest.mark.spec("UT-5")
+def test_a_skill_check_is_rolled_for_the_character_and_untrained_refuse_is_a_400(
+    tmp_path: Path,
+) -> None:
+    jade = str(FIXTURES / "rulesets" / "jade-river.zh.json")
+    game = json.loads((FIXTURES / "games" / "jade-river.zh.json").read_text("utf-8"))
+    with TestClient(create_app(tmp_path / "db.sqlite", [jade])) as client:
+        client.post("/games", json={"chatId": "j", "rulesetId": "jade-river", "game": game})
+        before = client.get("/games/j").json()["game"]
+        rolled = client.post(
+            "/game/skill-check",
+            json={"chatId": "j", "skill": "轻功", "dc": 8, "who": "苏晴", "seed": 4},
+        )
+        assert rolled.status_code == 200, rolled.json()
+        result = rolled.json()["result"]
+        assert result["who"] == "苏晴" and result["dc"] == 8
+        assert result["result"] in ("success", "failure", "critical_success", "critical_failure")
+        assert result["tag"].startswith('[skill_check: skill="轻功" dc="8" rolls="')
+        refused = client.post(
+            "/game/skill-check", json={"chatId": "j", "skill": "内功心法", "dc": 8, "who": "林逸"}
+        )
+        assert (refused.status_code, refused.json()["code"]) == (400, "skill_check_untrained")
+        assert client.get("/games/j").json()["game"] == before  # a check changes nothing
+
+
+@pytest.mark.spec("PT-14")
+def test_a_stale_party_save_is_a_409_with_the_newer_sheet_and_the_draft(
+    client: TestClient, heist: str
+) -> None:
+    saved = client.post(
+        f"/games/{heist}/party-sheet", json={"draft": {"fields": {"lair": "Loft"}}, "revision": 0}
+    )
+    assert saved.status_code == 200
+    assert (saved.json()["saved"], saved.json()["revision"]) == (True, 1)
+    stale = client.post(
+        f"/games/{heist}/party-sheet", json={"draft": {"fields": {"lair": "Barge"}}, "revision": 0}
+    )
+    assert stale.status_code == 409
+    body = stale.json()
+    assert body["code"] == "party_sheet_stale"
+    assert body["sheet"]["fields"]["lair"] == "Loft" and body["revision"] == 1
+    assert body["draft"] == {"fields": {"lair": "Barge"}}
+    invalid = client.post(
+        f"/games/{heist}/party-sheet", json={"draft": {"fields": {"heat": 99}}, "revision": 1}
+    )
+    assert (invalid.status_code, invalid.json()["code"]) == (422, "party_sheet_invalid")
+    assert invalid.json()["problems"][0]["path"].endswith("heat")
+
+
+def test_rests_and_prompts(client: TestClient, heist: str) -> None:
+    client.post(
+        f"/games/{heist}/replies",
+        json={"text": '[sheet: who="Mira" op="spend" pool="stress" amount="3"]'},
+    )
+    rest = client.post(f"/games/{heist}/rest", json={"rest": "downtime", "who": "Mira"}).json()
+    assert rest["ok"] and rest["now"].endswith("Stress 9/9")
+    unknown = client.post(f"/games/{heist}/rest", json={"rest": "nap", "who": "Mira"}).json()
+    assert (unknown["ok"], unknown["reason"]) == (False, "unknown-rest")
+    roles = [m["role"] for m in client.get(f"/games/{heist}").json()["messages"]]
+    assert roles == ["reply", "event"]  # a refused rest is not in the story
+
+    prompt = client.get(f"/games/{heist}/prompt").json()
+    assert "Stress 9/9" in prompt["reminder"] and prompt["system"] and prompt["cut"] == 0
+    negative = client.get(f"/games/{heist}/prompt", params={"budget": -1})
+    assert negative.status_code == 422
+
+
+def test_a_prompt_budget_cuts_the_rules_reference(tmp_path: Path) -> None:
+    lantern = str(FIXTURES / "rulesets" / "packaged-lantern-keepers")
+    with TestClient(create_app(tmp_path / "db.sqlite", [lantern])) as client:
+        client.post("/games", json={"chatId": "l", "rulesetId": "lantern-keepers"})
+        whole = client.get("/games/l/prompt").json()
+        cut = client.get("/games/l/prompt", params={"budget": 60}).json()
+    assert whole["cut"] == 0 and cut["cut"] > 0
+    assert len(cut["system"]) < len(whole["system"])
+
+
+def test_steps_on_one_chat_from_many_threads_are_taken_one_at_a_time(
+    client: TestClient, heist: str
+) -> None:
+    def post_ticks() -> None:
+        for _ in range(10):
+            assert client.post(f"/games/{heist}/replies", json=tick(0)).status_code == 200
+
+    threads = [threading.Thread(target=post_ticks) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(client.get(f"/games/{heist}").json()["messages"]) == 60
