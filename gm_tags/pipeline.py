@@ -8,7 +8,6 @@ before it carries on whole; nothing a reply holds can make this raise.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,8 @@ if TYPE_CHECKING:
 
 # At most this many tags of one family apply per reply; the ones after are refused `too-many`.
 MAX_PER_FAMILY = 40
+# The refusals the next reminder lists one by one; any more are counted.
+RECENT_LIMIT = 20
 
 Command = ClockCommand | SheetCommand | CheckCommand
 BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
@@ -74,11 +75,11 @@ _TOO_MANY = {
 def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
     dice = dice or Dice()
     receipts: list[Receipt] = []
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}
     candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
     for tag in parse_all(candidates):
-        seen[tag.name] += 1
-        over_limit = seen[tag.name] > MAX_PER_FAMILY
+        seen[tag.name] = count = seen.get(tag.name, 0) + 1
+        over_limit = count > MAX_PER_FAMILY
         game, receipt = _one(game, tag, BINDERS[tag.name], dice, over_limit=over_limit)
         receipts.append(receipt)
     starts = [receipt.start for receipt in receipts] + [len(reply)]
@@ -89,10 +90,12 @@ def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
             hidden += _branch_spans(reply, receipt, bound)
     checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
     rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
-    refused = tuple(
-        r.summary
-        for r in receipts
-        if not r.ok and not (r in checks and r.reason is Reason.UNTRAINED)
+    refused = _recent(
+        [
+            r
+            for r in receipts
+            if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
+        ]
     )
     game = game.after_reply(refused, rolled)
     return Turn(
@@ -101,6 +104,16 @@ def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
         receipts=tuple(receipts),
         game=game,
     )
+
+
+def _recent(refused: list[Receipt]) -> tuple[str, ...]:
+    """What the next reminder says did not happen: a line per refused command, the first
+    `RECENT_LIMIT` of them, then how many more (a reply of nothing but broken tags must not
+    grow the prompt, or the stored snapshot, without bound)."""
+    lines = [receipt.summary for receipt in refused[:RECENT_LIMIT]]
+    if len(refused) > RECENT_LIMIT:
+        lines.append(f"{len(refused) - RECENT_LIMIT} more commands were refused")
+    return tuple(lines)
 
 
 def _branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, int]]:

@@ -86,6 +86,18 @@ def test_malformed_tags_count_toward_the_limit_too(game: Game) -> None:
     assert turn.game.clocks == ()
 
 
+def test_a_reply_of_broken_tags_tells_the_next_reminder_a_bounded_story(game: Game) -> None:
+    turn = game.apply_reply("[clock: ?] " * 300)
+    recent = turn.game.recent
+    assert len(recent) == 21
+    assert recent[0] == "a clock tag that could not be read refused (malformed)"
+    assert recent[-1] == "280 more commands were refused"
+    assert "280 more commands were refused" in turn.game.reminder()
+    # The snapshot still reads back, as a store would reopen it.
+    document = turn.game.to_document()
+    assert Game.from_document(game.ruleset, document).to_document() == document
+
+
 @pytest.mark.spec("TG-8")
 @pytest.mark.parametrize(
     "text",
