@@ -118,7 +118,7 @@ def _replay(args: argparse.Namespace, out: TextIO) -> int:
             if step.note:
                 print(f"   {step.note}", file=out)
             for receipt in step.turn.receipts if step.turn is not None else ():
-                print(f"   {receipt.summary}", file=out)
+                print(f"   {receipt.tag}", file=out)
         print(f"saved to {args.db}", file=out)
     except HistoryError as error:
         print(f"{args.session}: {error}", file=sys.stderr)
@@ -186,7 +186,7 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
         regenerate = False
         chats.save(name, before, chat)
         for receipt in turn.receipts:
-            print(f"   {receipt.summary}", file=out)
+            print(f"   {receipt.tag}", file=out)
         print("--- narration ---", turn.narration, "---", sep="\n", file=out)
     return OK
 

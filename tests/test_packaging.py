@@ -79,5 +79,5 @@ def test_the_quickstart_main_job_runs_from_an_installed_copy(wheel: Path, tmp_pa
     result = subprocess.run(
         [sys.executable, "-I", "-c", run], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert "clock Vault door tick -> 8/8" in result.stdout
+    assert '[clock: name="Vault door" tick="1" result="ok" now="8/8"]' in result.stdout
     assert result.stdout.rstrip().endswith("gm-tags.sqlite")

@@ -131,11 +131,12 @@ def test_play_reads_replies_and_history_commands_from_stdin(
     ruleset = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
     code, out = run("play", "--ruleset", ruleset, "--db", db, stdin=PLAY, monkeypatch=monkeypatch)
     assert code == 0
-    assert "clock Alarm raised size -> 0/6" in out
-    assert "clock Alarm raised size -> 0/4" in out
+    six = '[clock: name="Alarm raised" size="6" result="ok" now="0/6"]'
+    four = '[clock: name="Alarm raised" size="4" result="ok" now="0/4"]'
+    assert six in out and four in out
     assert "--- narration ---\nThe alarm starts.\n---" in out
     # /prompt after choosing swipe 0 shows the six-segment clock the model now reads.
-    reminder = out.split("clock Alarm raised size -> 0/4", 1)[1]
+    reminder = out.split(four, 1)[1]
     assert "Alarm raised" in reminder and "0/6" in reminder
     assert "cannot:" in out  # /swipe 7 after /undo: there is no reply to choose a swipe of
 
@@ -155,7 +156,7 @@ def test_play_goes_on_with_a_stored_chat(tmp_path: Path, monkeypatch: pytest.Mon
         "play", "--db", db, stdin='[clock: name="Plan" tick="3"]\n.\n', monkeypatch=monkeypatch
     )
     assert code == 0
-    assert "clock Plan tick -> 3/4" in out
+    assert '[clock: name="Plan" tick="3" result="ok" now="3/4"]' in out
 
 
 def test_play_without_a_stored_chat_needs_a_ruleset(
