@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import GmTagsError
+from .errors import GmTagsError, SourceError
 from .game import Game
 from .history import Chat, Message, Swipe
 from .ruleset import Ruleset, load_ruleset
@@ -59,6 +59,11 @@ class UnknownChatError(GmTagsError, LookupError):
     """No chat is stored under that id."""
 
 
+class StoreError(SourceError):
+    """The store file cannot be used: it is not an SQLite file, or a newer gm-tags wrote it.
+    Nothing in it was changed."""
+
+
 @dataclass(frozen=True)
 class StoredMessage:
     role: str
@@ -93,11 +98,23 @@ class SqliteStore:
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute("PRAGMA synchronous=FULL")
-        self._connection.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            self._connection = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None
+            )
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot be opened: {error}") from None
+        try:
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute("PRAGMA synchronous=FULL")
+            self._connection.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self._connection.close()
+            raise StoreError(f"{self.path}: not a gm-tags store: {error}") from None
+        except StoreError:
+            self._connection.close()
+            raise
 
     def close(self) -> None:
         with self._lock:
@@ -119,10 +136,21 @@ class SqliteStore:
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = db.execute("SELECT version FROM schema_version").fetchone()
             version = row[0] if row else 0
-            for script in MIGRATIONS[version:]:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path}: written by a newer gm-tags (store schema {version}, this one "
+                    f"reads up to {len(MIGRATIONS)})"
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                try:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                except sqlite3.Error as error:
+                    raise StoreError(
+                        f"{self.path}: migrating to store schema {number} failed ({error}); "
+                        "nothing was changed"
+                    ) from None
             if row is None:
                 db.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS),))
             else:

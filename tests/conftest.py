@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +51,12 @@ def fifth() -> Ruleset:
 @pytest.fixture(scope="session")
 def strain() -> Ruleset:
     return ruleset_named("strain-runners")
+
+
+def run_together(target: Callable[..., None], argument_lists: Sequence[tuple[Any, ...]]) -> None:
+    """`target` once per argument tuple, each in its own thread, all started before any joins."""
+    threads = [threading.Thread(target=target, args=arguments) for arguments in argument_lists]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

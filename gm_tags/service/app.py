@@ -95,6 +95,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
         ruleset = load_ruleset(path)
         installed[ruleset.id] = (str(Path(path).resolve()), ruleset)
     served = ServedChats(lambda: SqliteStore(db))
+    served.open()  # now, so a file that is not a store is refused before anything is served
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -37,6 +37,10 @@ class ServedChats:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    def open(self) -> None:
+        """Open the store if it is not open (raises `StoreError` for a file that is not one)."""
+        self.chats  # noqa: B018 (the property opens it)
+
     @property
     def chats(self) -> Chats:
         with self._guard:

@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gm_tags.service import create_app
-from tests.conftest import FIXTURES
+from gm_tags.store import StoreError
+from tests.conftest import FIXTURES, run_together
 
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8"))
@@ -224,9 +225,78 @@ def test_steps_on_one_chat_from_many_threads_are_taken_one_at_a_time(
         for _ in range(10):
             assert client.post(f"/games/{heist}/replies", json=tick(0)).status_code == 200
 
-    threads = [threading.Thread(target=post_ticks) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(post_ticks, [()] * 6)
     assert len(client.get(f"/games/{heist}").json()["messages"]) == 60
+
+
+def save_on_cue(
+    client: TestClient,
+    chat_id: str,
+    draft: dict[str, Any],
+    revision: int,
+    cue: threading.Barrier,
+    answers: list[Any],
+    slot: int,
+) -> None:
+    cue.wait()
+    body = {"draft": draft, "revision": revision}
+    answers[slot] = client.post(f"/games/{chat_id}/party-sheet", json=body)
+
+
+@pytest.mark.spec("PT-14")
+def test_two_saves_opened_at_one_revision_through_the_api_land_exactly_once(
+    client: TestClient, heist: str
+) -> None:
+    for round_ in range(25):
+        revision = client.get(f"/games/{heist}").json()["game"].get("gamePartySheetRevision", 0)
+        drafts = [{"fields": {"lair": f"Loft {round_}"}}, {"fields": {"lair": f"Barge {round_}"}}]
+        answers: list[Any] = [None, None]
+        start = threading.Barrier(2)
+        run_together(
+            save_on_cue, [(client, heist, drafts[n], revision, start, answers, n) for n in (0, 1)]
+        )
+        assert sorted(answer.status_code for answer in answers) == [200, 409]
+        landed = next(n for n in (0, 1) if answers[n].status_code == 200)
+        stale = answers[1 - landed].json()
+        assert stale["draft"] == drafts[1 - landed]  # the loser's draft comes back unchanged
+        assert stale["sheet"]["fields"]["lair"] == drafts[landed]["fields"]["lair"]
+        assert stale["revision"] == revision + 1
+
+
+@pytest.mark.spec("PT-14")
+def test_no_update_is_lost_through_the_api_under_interleaved_saves_and_story(
+    client: TestClient, heist: str
+) -> None:
+    landed: list[int] = []
+    lock = threading.Lock()
+    advance = {"text": '[sheet: sheet="party" op="advance" field="tier" to="1"]'}
+
+    def player(name: str) -> None:
+        for n in range(80):
+            opened = client.get(f"/games/{heist}").json()["game"].get("gamePartySheetRevision", 0)
+            body = {"draft": {"fields": {"lair": f"{name} {n}"}}, "revision": opened}
+            answer = client.post(f"/games/{heist}/party-sheet", json=body)
+            assert answer.status_code in (200, 409)
+            if answer.status_code == 200:
+                with lock:
+                    landed.append(answer.json()["revision"])
+
+    def story() -> None:
+        for _ in range(80):
+            assert client.post(f"/games/{heist}/replies", json=advance).status_code == 200
+
+    def act(role: str) -> None:
+        return story() if role == "story" else player(role)
+
+    run_together(act, [("A",), ("B",), ("C",), ("story",)])
+    game = client.get(f"/games/{heist}").json()["game"]
+    # Every landed save and every story change raised the revision by exactly one.
+    assert game["gamePartySheetRevision"] == len(landed) + 80
+    assert len(set(landed)) == len(landed)
+
+
+def test_a_store_that_is_not_one_stops_the_service_before_it_serves(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 100, encoding="utf-8")
+    with pytest.raises(StoreError, match="not a gm-tags store"):
+        create_app(notes)
