@@ -4,12 +4,17 @@ is answered, and steps on one chat taken one at a time.
 A step is computed on the chat value as it stands, written in one transaction, and only then
 becomes the chat the next request sees; a step whose write fails leaves both the store and the
 memory as they were.
+
+Memory stays bounded whatever ids requests name: chats are locked by a fixed set of stripes (two
+chats may share one and wait for each other, never two steps of one chat run at once), and only
+the `HELD` most recently used chats are kept; any other is read back from the store when asked for.
 """
 
 from __future__ import annotations
 
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -20,6 +25,9 @@ from ..history import Chat
 from ..store import Chats, Store
 
 T = TypeVar("T")
+
+STRIPES = 64
+HELD = 256
 
 
 class ChatExistsError(GmTagsError):
@@ -33,8 +41,8 @@ class ServedChats:
     def __init__(self, open_store: Callable[[], Store]) -> None:
         self._open_store = open_store
         self._chats: Chats | None = None
-        self._held: dict[str, Chat] = {}
-        self._locks: dict[str, threading.Lock] = {}
+        self._held: OrderedDict[str, Chat] = OrderedDict()
+        self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
         self._guard = threading.Lock()
 
     def open(self) -> None:
@@ -56,24 +64,41 @@ class ServedChats:
             self._held.clear()
 
     def _lock(self, chat_id: str) -> threading.Lock:
+        return self._stripes[hash(chat_id) % STRIPES]
+
+    def _recall(self, chat_id: str) -> Chat | None:
         with self._guard:
-            return self._locks.setdefault(chat_id, threading.Lock())
+            chat = self._held.get(chat_id)
+            if chat is not None:
+                self._held.move_to_end(chat_id)
+            return chat
+
+    def _hold(self, chat_id: str, chat: Chat) -> None:
+        with self._guard:
+            self._held[chat_id] = chat
+            self._held.move_to_end(chat_id)
+            while len(self._held) > HELD:
+                self._held.popitem(last=False)
+
+    def _forget(self, chat_id: str) -> None:
+        with self._guard:
+            self._held.pop(chat_id, None)
 
     @contextmanager
     def _holding(self, chat_id: str) -> Iterator[Chat]:
         with self._lock(chat_id):
-            chat = self._held.get(chat_id)
+            chat = self._recall(chat_id)
             if chat is None:
                 chat = self.chats.open(chat_id)  # UnknownChatError when there is none
-                self._held[chat_id] = chat
+                self._hold(chat_id, chat)
             yield chat
 
     def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
         chat_id = chat_id or uuid.uuid4().hex
         with self._lock(chat_id):
-            if chat_id in self._held or chat_id in self.chats.store.chat_ids():
+            if self._recall(chat_id) is not None or chat_id in self.chats.store.chat_ids():
                 raise ChatExistsError(f"a chat {chat_id!r} exists already")
-            self._held[chat_id] = self.chats.create(chat_id, dict(source), start)
+            self._hold(chat_id, self.chats.create(chat_id, dict(source), start))
         return chat_id
 
     def read(self, chat_id: str) -> Chat:
@@ -85,10 +110,10 @@ class ServedChats:
         with self._holding(chat_id) as before:
             after, answer = take(before)
             self.chats.save(chat_id, before, after)
-            self._held[chat_id] = after
+            self._hold(chat_id, after)
             return after, answer
 
     def delete(self, chat_id: str) -> None:
         with self._holding(chat_id):
             self.chats.store.delete(chat_id)
-            del self._held[chat_id]
+            self._forget(chat_id)

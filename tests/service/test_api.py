@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from gm_tags.service import chats as service_chats
 from gm_tags.service import create_app
 from gm_tags.store import StoreError
 from tests.conftest import FIXTURES, run_together
@@ -300,3 +301,20 @@ def test_a_store_that_is_not_one_stops_the_service_before_it_serves(tmp_path: Pa
     notes.write_text("not a database\n" * 100, encoding="utf-8")
     with pytest.raises(StoreError, match="not a gm-tags store"):
         create_app(notes)
+
+
+def test_chats_beyond_those_held_in_memory_are_read_back_from_the_store(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_chats, "HELD", 2)
+    names = [f"chat-{n}" for n in range(5)]
+    for name in names:
+        client.post("/games", json={"chatId": name, "rulesetId": "crew-of-shadows", "game": HEIST})
+    for amount in (1, 1, -1, 1):
+        for name in names:
+            assert client.post(f"/games/{name}/replies", json=tick(amount)).status_code == 200
+    for name in names:
+        body = client.get(f"/games/{name}").json()
+        assert alarm(body) == 4 and len(body["messages"]) == 4
+    served = client.app.state.chats  # type: ignore[attr-defined]
+    assert len(served._held) <= 2
