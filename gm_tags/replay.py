@@ -33,13 +33,14 @@ from .ruleset import load_ruleset
 from .store import Chats
 
 
-@dataclass
+@dataclass(frozen=True)
 class Step:
-    kind: str
+    """One step replayed: what to call it, the chat it left, and the reply's turn or a note."""
+
     label: str
+    chat: Chat = field(repr=False)
     turn: Turn | None = None
     note: str = ""
-    chat: Chat | None = field(default=None, repr=False)
 
 
 def read_session(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -65,47 +66,44 @@ def replay(path: Path, chats: Chats, chat_id: str | None = None) -> Iterator[Ste
     else:
         start = Game.new(ruleset)
     name = chat_id or header.get("chat") or path.stem
-    if name in chats.store.chat_ids():
-        chats.store.delete(name)
+    chats.store.delete(name)  # forgetting a chat that is not there does nothing
     chat = chats.create(name, {"path": ruleset_path}, start)
     seed = header.get("seed")
     for number, entry in enumerate(steps, start=1):
         step_seed = f"{seed}:{number}" if seed is not None else None
-        before = chat
         try:
             step = _step(chat, entry, step_seed)
         except HistoryError as error:
             kind = next(iter(entry), "?")
             raise HistoryError(f"step {number} ({kind}): {error}") from None
-        chat = step.chat or chat
-        chats.save(name, before, chat)
+        chats.save(name, chat, step.chat)
+        chat = step.chat
         yield step
 
 
 def _step(chat: Chat, entry: dict[str, Any], seed: str | None) -> Step:
     if "user" in entry:
-        return Step("user", "player", None, entry["user"], chat.user(entry["user"]))
+        return Step("player", chat.user(entry["user"]), note=entry["user"])
     if "reply" in entry:
         done, turn = chat.reply(entry["reply"], seed=seed)
-        return Step("reply", "reply", turn, chat=done)
+        return Step("reply", done, turn)
     if "regenerate" in entry:
         done, turn = chat.regenerate(entry["regenerate"], seed=seed)
-        return Step(
-            "regenerate", f"regenerate (swipe {done.messages[-1].selected})", turn, chat=done
-        )
+        return Step(f"regenerate (swipe {done.messages[-1].selected})", done, turn)
     if "continue" in entry:
         done, turn = chat.continue_reply(entry["continue"], seed=seed)
-        return Step("continue", "continue", turn, chat=done)
+        return Step("continue", done, turn)
     if "select" in entry:
-        return Step("select", f"select swipe {entry['select']}", chat=chat.select(entry["select"]))
+        return Step(f"select swipe {entry['select']}", chat.select(entry["select"]))
     if "delete_swipe" in entry:
-        done = chat.delete_swipe(entry["delete_swipe"])
-        return Step("delete", f"delete swipe {entry['delete_swipe']}", chat=done)
+        return Step(
+            f"delete swipe {entry['delete_swipe']}", chat.delete_swipe(entry["delete_swipe"])
+        )
     if "delete" in entry:
-        return Step("delete", "delete the last message", chat=chat.delete_last())
+        return Step("delete the last message", chat.delete_last())
     if "party_save" in entry:
         done, result = chat.save_party_sheet(entry["party_save"], entry.get("revision", 0))
         note = "saved" if result.saved else "refused: opened at an older revision"
-        return Step("party", "party sheet save", None, note, done)
+        return Step("party sheet save", done, note=note)
     kinds = "user, reply, regenerate, continue, select, delete, delete_swipe, party_save"
     raise SourceError(f"a session step is one of {kinds}: {entry}")

@@ -59,6 +59,10 @@ class UnknownChatError(GmTagsError, LookupError):
     """No chat is stored under that id."""
 
 
+class ChatExistsError(GmTagsError):
+    """A new chat was asked for under an id that is taken."""
+
+
 class StoreError(SourceError):
     """The store file cannot be used: it is not an SQLite file, or a newer gm-tags wrote it.
     Nothing in it was changed."""
@@ -162,15 +166,17 @@ class SqliteStore:
         return int(row[0])
 
     def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO chats VALUES (?, ?, ?)",
-                (
-                    chat_id,
-                    json.dumps(ruleset, ensure_ascii=False),
-                    json.dumps(start, ensure_ascii=False),
-                ),
-            )
+        """Store a new chat; raises `ChatExistsError` when the id is taken."""
+        row = (
+            chat_id,
+            json.dumps(ruleset, ensure_ascii=False),
+            json.dumps(start, ensure_ascii=False),
+        )
+        try:
+            with self._transaction() as db:
+                db.execute("INSERT INTO chats VALUES (?, ?, ?)", row)
+        except sqlite3.IntegrityError:
+            raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
     def load(self, chat_id: str) -> StoredChat:
         with self._lock:

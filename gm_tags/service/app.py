@@ -21,8 +21,8 @@ from ..game import CheckRefused, Game
 from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
-from ..store import DEFAULT_DB, SqliteStore, UnknownChatError
-from .chats import ChatExistsError, ServedChats
+from ..store import DEFAULT_DB, ChatExistsError, SqliteStore, UnknownChatError
+from .chats import ServedChats
 from .models import (
     ChatOut,
     EditOut,
@@ -44,18 +44,35 @@ from .models import (
 
 
 class Refused(GmTagsError):
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    """A refusal the service answers itself; `more` is added to the error body (the newer
+    party sheet beside a stale save)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        problems: Sequence[Problem] = (),
+        more: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(detail)
-        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+        self.status, self.code, self.detail = status, code, detail
+        self.problems, self.more = problems, more or {}
 
 
-def _error(status: int, code: str, detail: str, problems: Sequence[Problem] = ()) -> JSONResponse:
+def _error(
+    status: int,
+    code: str,
+    detail: str,
+    problems: Sequence[Problem] = (),
+    more: dict[str, Any] | None = None,
+) -> JSONResponse:
     body = ErrorOut(
         code=code,
         detail=detail,
         problems=[{"path": p.path, "message": p.message} for p in problems],
     )
-    return JSONResponse(body.model_dump(), status_code=status)
+    return JSONResponse({**body.model_dump(), **(more or {})}, status_code=status)
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -113,9 +130,6 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
 
     app.state.chats = served
 
-    def chats() -> ServedChats:
-        return served
-
     _install_error_handlers(app)
 
     @app.get("/health")
@@ -141,19 +155,19 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
         else:
             ruleset, source = load_ruleset(body.ruleset or {}), {"json": body.ruleset}
         start = Game.from_document(ruleset, body.game) if body.game else Game.new(ruleset)
-        chat_id = chats().create(body.chat_id, source, start)
-        return _chat_out(chat_id, chats().read(chat_id))
+        chat_id = served.create(body.chat_id, source, start)
+        return _chat_out(chat_id, served.read(chat_id))
 
     @app.get("/games/{chat_id}", responses=ERRORS)
     def read_game(chat_id: str) -> ChatOut:
-        return _chat_out(chat_id, chats().read(chat_id))
+        return _chat_out(chat_id, served.read(chat_id))
 
     @app.delete("/games/{chat_id}", status_code=204, responses=ERRORS)
     def delete_game(chat_id: str) -> None:
-        chats().delete(chat_id)
+        served.delete(chat_id)
 
     def replying(chat_id: str, take: Callable[[Chat], tuple[Chat, Turn]]) -> TurnOut:
-        chat, turn = chats().step(chat_id, take)
+        chat, turn = served.step(chat_id, take)
         return _turn_out(chat, turn)
 
     @app.post("/games/{chat_id}/replies", responses=ERRORS)
@@ -175,30 +189,30 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     @app.post("/games/{chat_id}/user", responses=ERRORS)
     def post_user(chat_id: str, body: UserIn) -> ChatOut:
         """A player's message: kept in the history, it changes no state."""
-        chat, _ = chats().step(chat_id, lambda chat: (chat.user(body.text), None))
+        chat, _ = served.step(chat_id, lambda chat: (chat.user(body.text), None))
         return _chat_out(chat_id, chat)
 
     @app.post("/games/{chat_id}/swipe", responses=ERRORS)
     def select_swipe(chat_id: str, body: SwipeIn) -> ChatOut:
         """Choose a swipe of the last reply; its snapshot becomes the current one."""
-        chat, _ = chats().step(chat_id, lambda chat: (chat.select(body.swipe), None))
+        chat, _ = served.step(chat_id, lambda chat: (chat.select(body.swipe), None))
         return _chat_out(chat_id, chat)
 
     @app.delete("/games/{chat_id}/messages/last", responses=ERRORS)
     def delete_last(chat_id: str) -> ChatOut:
-        chat, _ = chats().step(chat_id, lambda chat: (chat.delete_last(), None))
+        chat, _ = served.step(chat_id, lambda chat: (chat.delete_last(), None))
         return _chat_out(chat_id, chat)
 
     @app.delete("/games/{chat_id}/swipes/{swipe}", responses=ERRORS)
     def delete_swipe(chat_id: str, swipe: int) -> ChatOut:
-        chat, _ = chats().step(chat_id, lambda chat: (chat.delete_swipe(swipe), None))
+        chat, _ = served.step(chat_id, lambda chat: (chat.delete_swipe(swipe), None))
         return _chat_out(chat_id, chat)
 
     @app.get("/games/{chat_id}/prompt", responses=ERRORS)
     def prompt(chat_id: str, budget: Annotated[int | None, Query(ge=0)] = None) -> PromptOut:
         """What the model reads now: the system section (cut to `budget` tokens when given),
         the per-turn reminder and the world set-up prompt."""
-        game = chats().read(chat_id).game
+        game = served.read(chat_id).game
         system = game.system_prompt(budget=budget)
         return PromptOut(
             system=system.text, cut=system.cut, reminder=game.reminder(), world=game.world_prompt()
@@ -208,7 +222,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     def rest(chat_id: str, body: RestIn) -> EditOut:
         """Take a rest outside a reply (`who="party"` for everyone); a refused rest changes
         nothing and is answered 200 with its reason, as its receipt would say."""
-        chat, edit = chats().step(chat_id, lambda chat: chat.rest(body.rest, body.who))
+        chat, edit = served.step(chat_id, lambda chat: chat.rest(body.rest, body.who))
         return EditOut(
             ok=edit.ok,
             now=edit.now,
@@ -221,7 +235,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     def save_party_sheet(chat_id: str, body: PartySaveIn) -> PartyOut:
         """Save a draft of the shared sheet opened at `revision`. A stale save is answered 409
         with the newer sheet and the draft kept."""
-        chat, saved = chats().step(
+        chat, saved = served.step(
             chat_id, lambda chat: chat.save_party_sheet(body.draft, body.revision)
         )
         answer = PartyOut(
@@ -236,7 +250,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
             )
         if not saved.saved:
             raise Refused(
-                409, "party_sheet_stale", "opened at an older revision", answer=answer.model_dump()
+                409, "party_sheet_stale", "opened at an older revision", more=answer.model_dump()
             )
         return answer
 
@@ -246,11 +260,11 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
         endpoint does. The game is not changed."""
         if body.pre_rolled_d20 is not None:
             raise Refused(400, "refused", "gm-tags rolls its own dice; send no preRolledD20")
-        if body.advantage and body.disadvantage:
-            mode = None
-        else:
-            mode = "advantage" if body.advantage else "disadvantage" if body.disadvantage else None
-        game = chats().read(body.chat_id).game
+        # Both together cancel into a normal roll, as neither does.
+        mode = None
+        if body.advantage != body.disadvantage:
+            mode = "advantage" if body.advantage else "disadvantage"
+        game = served.read(body.chat_id).game
         record = game.check(
             body.who, body.skill, dc=body.dc, difficulty=body.difficulty, mode=mode, seed=body.seed
         )
@@ -283,15 +297,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Refused)
     def refused(_: Request, error: Refused) -> JSONResponse:
-        if "answer" in error.extra:
-            body = {
-                "code": error.code,
-                "detail": error.detail,
-                "problems": [],
-                **error.extra["answer"],
-            }
-            return JSONResponse(body, status_code=error.status)
-        return _error(error.status, error.code, error.detail, error.extra.get("problems", ()))
+        return _error(error.status, error.code, error.detail, error.problems, error.more)
 
     @app.exception_handler(RulesetError)
     def ruleset_invalid(_: Request, error: RulesetError) -> JSONResponse:

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from ..errors import GmTagsError
 from ..game import Game
 from ..history import Chat
 from ..store import Chats, Store
@@ -28,10 +27,6 @@ T = TypeVar("T")
 
 STRIPES = 64
 HELD = 256
-
-
-class ChatExistsError(GmTagsError):
-    """A new chat was asked for under an id that is taken."""
 
 
 class ServedChats:
@@ -45,16 +40,17 @@ class ServedChats:
         self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
         self._guard = threading.Lock()
 
-    def open(self) -> None:
-        """Open the store if it is not open (raises `StoreError` for a file that is not one)."""
-        self.chats  # noqa: B018 (the property opens it)
-
-    @property
-    def chats(self) -> Chats:
+    def open(self) -> Chats:
+        """The chats of the store, opening it if it is not open (raises `StoreError` for a file
+        that is not one)."""
         with self._guard:
             if self._chats is None:
                 self._chats = Chats(self._open_store())
             return self._chats
+
+    @property
+    def chats(self) -> Chats:
+        return self.open()
 
     def close(self) -> None:
         with self._guard:
@@ -94,10 +90,9 @@ class ServedChats:
             yield chat
 
     def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
+        """Store a new chat (a made-up id when none is given); `ChatExistsError` when taken."""
         chat_id = chat_id or uuid.uuid4().hex
         with self._lock(chat_id):
-            if self._recall(chat_id) is not None or chat_id in self.chats.store.chat_ids():
-                raise ChatExistsError(f"a chat {chat_id!r} exists already")
             self._hold(chat_id, self.chats.create(chat_id, dict(source), start))
         return chat_id
 

@@ -1,7 +1,8 @@
 """A bounded load test of `gm-tags serve` on loopback: clients post the heavy reply (4 KB, 40
 tags) as fast as they are answered, each a new turn committed to the store. The baseline, measured
 in the same run against the same process, is `GET /health` (HTTP and uvicorn alone). Reported:
-requests per second and p50/p99 latency of each, and their ratios.
+requests per second and p50/p99 latency of each, and their ratios. Every request must be
+answered 200 (a client thread's failed assertion fails the test).
 
 Run with `python -m pytest tests/benchmarks/test_service_load.py --benchmark-only -s`.
 """
@@ -77,4 +78,3 @@ def test_posting_heavy_replies(benchmark: Any, tmp_path: Path) -> None:
         p99_ratio=heavy["p99_ms"] / health["p99_ms"],
     )
     print(json.dumps(benchmark.extra_info, indent=2))
-    assert heavy["rps"] > 0

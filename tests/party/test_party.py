@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from gm_tags import Game, GameSession, PartySave, Reason, Ruleset
-from tests.conftest import FIXTURES, ruleset_named
+from tests.conftest import FIXTURES, ruleset_named, run_together
 
 
 @pytest.fixture(scope="module")
@@ -172,14 +172,7 @@ def test_two_players_saving_at_once_land_exactly_one(crew: Ruleset) -> None:
         session = GameSession(crew_game(crew))
         barrier = threading.Barrier(2)
         results: list[PartySave] = []
-        threads = [
-            threading.Thread(target=save, args=(session, barrier, results, f"Lair {n} {attempt}"))
-            for n in (1, 2)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_together(save, [(session, barrier, results, f"Lair {n} {attempt}") for n in (1, 2)])
         assert sorted(r.saved for r in results) == [False, True]
         assert session.game.party_revision == 1
         loser = next(r for r in results if not r.saved)
@@ -205,12 +198,10 @@ def test_no_update_is_lost_under_a_thousand_interleaved_saves_and_story_changes(
         for _ in range(250):
             session.apply_reply('[sheet: sheet="party" op="advance" field="tier" to="1"]', seed=1)
 
-    threads = [threading.Thread(target=player, args=(name,)) for name in ("A", "B", "C")]
-    threads.append(threading.Thread(target=story))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    def act(role: str) -> None:
+        return story() if role == "story" else player(role)
+
+    run_together(act, [("A",), ("B",), ("C",), ("story",)])
     # Every landed save and every story change raised the revision by exactly one.
     assert session.game.party_revision == len(landed) + 250
     assert len(set(landed)) == len(landed)

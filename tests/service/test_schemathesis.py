@@ -17,11 +17,13 @@ from schemathesis.checks import not_a_server_error
 from gm_tags.game import Game
 from gm_tags.ruleset import load_ruleset
 from gm_tags.service import create_app
-from gm_tags.service.chats import ChatExistsError, ServedChats
+from gm_tags.service.chats import ServedChats
+from gm_tags.store import ChatExistsError
 from tests.conftest import FIXTURES
 
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8"))
+START = Game.from_document(load_ruleset(CREW), HEIST)
 CHAT = "heist"
 
 app = create_app(Path(tempfile.mkdtemp()) / "schemathesis.sqlite", [CREW])
@@ -40,7 +42,7 @@ def map_case(context: Any, case: Any) -> Any:
 
 def there_is_a_heist() -> None:
     with contextlib.suppress(ChatExistsError):
-        served.create(CHAT, {"path": CREW}, Game.from_document(load_ruleset(CREW), HEIST))
+        served.create(CHAT, {"path": CREW}, START)
 
 
 @schema.parametrize()
