@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .checks.record import CheckRecord, CheckRequest
-from .checks.run import Untrained, roll_check
+from .checks.run import Untrained, roll_check, unknown_difficulty
 from .commands.sheet import RestCommand, SheetCommand
 from .dice import Dice
 from .engine.clocks import Clock
@@ -36,6 +36,7 @@ from .sheet.character import Character, SheetView
 from .sheet.columns import ColumnRollError, roll_cell
 from .sheet.live import LiveState
 from .sheet.pickers import StateChoice, state_choices
+from .text import lone_surrogate_at
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -88,6 +89,13 @@ class CheckRefused(GmTagsError):
     def __init__(self, skill: str, who: str | None) -> None:
         self.skill, self.who = skill, who
         super().__init__(f"{who or 'the character'} cannot attempt {skill} untrained")
+
+
+class UnknownDifficultyError(GmTagsError):
+    """A check without a dc whose difficulty names no step of the ruleset's ladder. `code` is
+    `unknown_difficulty`, which an HTTP layer answers with a 400."""
+
+    code = "unknown_difficulty"
 
 
 class UnknownCharacterError(GmTagsError, LookupError):
@@ -167,6 +175,9 @@ class Game:
         Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
         for a character nobody made a sheet for (it plays on the blank build). `layers` are the
         ids of the ruleset's layers this game plays with."""
+        unstorable = lone_surrogate_at(dict(characters or {}), "characters")
+        if unstorable:
+            raise GmTagsError(f"{unstorable[0]} {unstorable[1]}")
         unknown = [layer for layer in layers if layer not in layer_ids(ruleset)]
         if unknown:
             raise GmTagsError(f"the ruleset has no layer {unknown[0]!r}")
@@ -360,6 +371,9 @@ class Game:
         if dc is None and difficulty is None:
             raise GmTagsError("a check needs a dc or a difficulty from the ladder")
         request = CheckRequest(skill, dc, difficulty, who, with_, mode, threshold, bonus)
+        unknown = unknown_difficulty(self.ruleset.definition.resolution, request)
+        if unknown:
+            raise UnknownDifficultyError(unknown)
         try:
             character: Character | None = self.character(who)
         except UnknownCharacterError:
@@ -487,3 +501,9 @@ class Game:
         (`seed` makes them exact; otherwise the game's dice policy decides). Never raises for
         anything `reply` holds."""
         return process(self, reply, self.dice_for_reply(seed))
+
+    def continue_reply(self, more: str, *, seed: int | str | None = None) -> Turn:
+        """Run the command tags in `more`, text the model wrote to continue the reply that left
+        this snapshot: as `apply_reply`, but what the next reminder must hear of that reply
+        (its refusals and checks) is kept, and the continuation's added to it."""
+        return process(self, more, self.dice_for_reply(seed), continues=True)

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from .errors import GmTagsError
 from .game import Game, PartySave, SheetEdit
 from .pipeline import Turn
+from .text import lone_surrogate
 
 Role = Literal["user", "reply", "event"]
 
@@ -89,13 +90,18 @@ class Chat:
 
     def continue_reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
         last = self._last_reply()
-        turn = last.swipe.game.apply_reply(text, seed=seed)
+        turn = last.swipe.game.continue_reply(text, seed=seed)
+        # The continuation's receipts, with their spans in the joined text.
+        offset = len(last.swipe.text)
+        added = [receipt.to_dict() for receipt in turn.receipts]
+        for receipt in added:
+            receipt["span"] = [at + offset for at in receipt["span"]]
         joined = Swipe(
             last.swipe.text + text,
             turn.game,
             last.swipe.reply + turn.reply,
             last.swipe.narration + turn.narration,
-            (*last.swipe.receipts, *(r.to_dict() for r in turn.receipts)),
+            (*last.swipe.receipts, *added),
         )
         swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes)), turn
@@ -144,7 +150,16 @@ class Chat:
         return self.messages[-1]
 
     def _with(self, message: Message) -> Chat:
-        return replace(self, messages=(*self.messages, message))
+        return replace(self, messages=(*self.messages, _storable(message)))
 
     def _replace_last(self, message: Message) -> Chat:
-        return replace(self, messages=(*self.messages[:-1], message))
+        return replace(self, messages=(*self.messages[:-1], _storable(message)))
+
+
+def _storable(message: Message) -> Message:
+    """`message`, unless its text could not be stored (a lone surrogate)."""
+    for swipe in message.swipes:
+        reason = lone_surrogate(swipe.text)
+        if reason:
+            raise HistoryError(f"the message {reason}")
+    return message

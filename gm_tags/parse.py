@@ -21,6 +21,7 @@ from lark.exceptions import LarkError
 
 from .grammar import ITEM, read_tags
 from .scan import Candidate
+from .text import lone_surrogate
 
 QUOTES = {
     '"': '"',
@@ -74,6 +75,9 @@ def _tag(candidate: Candidate, confirmed: set[int]) -> Tag:
         return _refused(candidate, "unterminated")
     if candidate.start not in confirmed:
         return _refused(candidate, "unreadable")
+    unstorable = lone_surrogate(candidate.text)
+    if unstorable:
+        return _refused(candidate, f"the tag {unstorable}")
     kept: dict[str, str] = {}
     flags: list[str] = []
     text = candidate.text

@@ -19,6 +19,7 @@ from .ruleset.document import Party
 from .ruleset.loader import Ruleset
 from .sheet.build import Build, field_value, hidden
 from .sheet.character import Character
+from .text import lone_surrogate_at
 
 Scalar = int | float | str | bool | None
 
@@ -80,6 +81,12 @@ def party_problems(party: Party, draft: Any) -> tuple[Problem, ...]:
     out from the members are not the draft's to set and are left out of the check."""
     if not isinstance(draft, Mapping):
         return (Problem("(root)", "a party sheet draft is an object with fields and lists"),)
+    unstorable = lone_surrogate_at(draft)
+    if unstorable:
+        return (Problem(*unstorable),)
+    for part in ("fields", "lists"):
+        if not isinstance(draft.get(part) or {}, Mapping):
+            return (Problem(part, f"{part} is an object keyed by id"),)
     problems: list[Problem] = []
     computed = {member.field for member in party.from_members or ()}
     fields = party_fields(party)

@@ -45,6 +45,8 @@ BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
     "skill_check": bind_check,
 }
 _AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
+_MORE_REFUSED_LINE = "{} more commands were refused"
+_MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,9 @@ _TOO_MANY = {
 }
 
 
-def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
+def process(game: Game, reply: str, dice: Dice | None = None, *, continues: bool = False) -> Turn:
+    """`reply` applied to `game`. A reply that `continues` the one that left `game` adds its
+    refusals and checks to what the next reminder must say, instead of replacing them."""
     dice = dice or Dice()
     receipts: list[Receipt] = []
     seen: dict[str, int] = {}
@@ -90,14 +94,15 @@ def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
             hidden += _branch_spans(reply, receipt, bound)
     checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
     rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
-    refused = _recent(
-        [
-            r
-            for r in receipts
-            if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
-        ]
-    )
-    game = game.after_reply(refused, rolled)
+    refused = [
+        r.summary
+        for r in receipts
+        if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
+    ]
+    if continues:
+        game = game.after_reply(_recent(game.recent, refused), game.rolled + rolled)
+    else:
+        game = game.after_reply(_recent((), refused), rolled)
     return Turn(
         reply=rewrite(reply, receipts),
         narration=narrate(reply, sorted(hidden)),
@@ -106,14 +111,17 @@ def process(game: Game, reply: str, dice: Dice | None = None) -> Turn:
     )
 
 
-def _recent(refused: list[Receipt]) -> tuple[str, ...]:
-    """What the next reminder says did not happen: a line per refused command, the first
-    `RECENT_LIMIT` of them, then how many more (a reply of nothing but broken tags must not
-    grow the prompt, or the stored snapshot, without bound)."""
-    lines = [receipt.summary for receipt in refused[:RECENT_LIMIT]]
-    if len(refused) > RECENT_LIMIT:
-        lines.append(f"{len(refused) - RECENT_LIMIT} more commands were refused")
-    return tuple(lines)
+def _recent(before: tuple[str, ...], refused: list[str]) -> tuple[str, ...]:
+    """What the next reminder says did not happen: `before` (a continued reply's lines) and then
+    a line per refused command, the first `RECENT_LIMIT` of them, then how many more (a reply of
+    nothing but broken tags must not grow the prompt, or the stored snapshot, without bound)."""
+    more = 0
+    if before and (counted := _MORE_REFUSED.fullmatch(before[-1])) is not None:
+        before, more = before[:-1], int(counted.group(1))
+    lines = [*before, *refused]
+    more += max(0, len(lines) - RECENT_LIMIT)
+    kept = lines[:RECENT_LIMIT]
+    return (*kept, _MORE_REFUSED_LINE.format(more)) if more else tuple(kept)
 
 
 def _branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, int]]:

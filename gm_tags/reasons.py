@@ -41,6 +41,7 @@ class Reason(StrEnum):
     BAD_VALUE = "bad-value"
     # Checks.
     UNTRAINED = "untrained"
+    UNKNOWN_DIFFICULTY = "unknown-difficulty"
     # Progress clocks.
     NO_CLOCKS = "no-clocks"
     BAD_NAME = "bad-name"

@@ -8,6 +8,10 @@ from .commands import Request
 from .reasons import Reason
 from .text import NOW_LIMIT, clean
 
+# Refusals whose line in the next reminder carries the detail, because the model cannot write
+# the command right without it (the labels a difficulty may name).
+_EXPLAINED = frozenset({Reason.UNKNOWN_DIFFICULTY})
+
 
 class Receipt(NamedTuple):
     """One command tag's outcome. `start`/`end` are its span in the reply the model wrote;
@@ -70,6 +74,8 @@ class Receipt(NamedTuple):
             who = request.get("who") or ("party" if request.get("sheet") == "party" else "")
             words = [who, request.get("op") or "", target or ""]
         head = " ".join(word for word in words if word)
+        if self.reason in _EXPLAINED:
+            return f"{head} refused ({self.reason}: {self.detail})"
         if self.reason is not None:
             return f"{head} refused ({self.reason.value})"
         return f"{head} -> {self.now}"

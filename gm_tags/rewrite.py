@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .grammar import OPENING
 from .receipts import Receipt
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
@@ -43,37 +44,74 @@ def rewrite(reply: str, receipts: Sequence[Receipt]) -> str:
 
 def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
     """`reply` with every span removed, each taking one adjacent space with it; a line that held
-    nothing but tags goes, and so does a blank line its going would double."""
+    nothing but tags goes, and so does a blank line its going would double. Where the text on
+    the two sides of a removed span would join into a new tag opening, that opening's `[` is
+    left out too: the narration never holds a tag nobody applied."""
     if not spans:
         return reply
-    mark = _unused_character(reply)
-    pieces: list[str] = []
+    kept_pieces: list[str] = []
     at = 0
     for start, end in spans:
         start, end = _unwrapped(reply, start, end, floor=at)
-        pieces += [reply[at:start], mark]
+        kept_pieces.append(reply[at:start])
         at = end
-    pieces.append(reply[at:])
-    text = "".join(pieces)
-    ends_with_newline = text.endswith("\n")
-    lines = (text[:-1] if ends_with_newline else text).split("\n")
+    kept_pieces.append(reply[at:])
+    ends_with_newline = kept_pieces[-1].endswith("\n")
+    if ends_with_newline:
+        kept_pieces[-1] = kept_pieces[-1][:-1]
     kept: list[str] = []
     dropped_since_kept = False
-    for line in lines:
-        if mark in line:
-            line = _without_marks(line, mark)
+    for parts in _lines(kept_pieces):
+        if len(parts) > 1:
+            line = _joined(parts)
             if not line.strip():
                 dropped_since_kept = True
                 continue
-        elif dropped_since_kept and not line.strip() and (not kept or not kept[-1].strip()):
-            continue
+        else:
+            line = parts[0]
+            if dropped_since_kept and not line.strip() and (not kept or not kept[-1].strip()):
+                continue
         kept.append(line)
         dropped_since_kept = dropped_since_kept and not line.strip()
     if dropped_since_kept:
         while kept and not kept[-1].strip():
             kept.pop()
-    narration = "\n".join(kept)
+    narration = _without_formed_openings("\n".join(kept))
     return narration + "\n" if ends_with_newline and narration else narration
+
+
+def _lines(pieces: list[str]) -> list[list[str]]:
+    """The text between removed spans, line by line: each line as the parts a removed span
+    separated (a line of one part had nothing removed from it)."""
+    lines: list[list[str]] = [[]]
+    for at, piece in enumerate(pieces):
+        if at:
+            lines[-1].append("")  # a removed span stood here: start the line's next part
+        first, *rest = piece.split("\n")
+        lines[-1][-1:] = [(lines[-1][-1] if lines[-1] else "") + first]
+        lines += [[line] for line in rest]
+    return lines
+
+
+def _without_formed_openings(narration: str) -> str:
+    """The narration with the `[` of every tag opening left out. Every opening in the reply was a
+    candidate and is gone, so any found here was formed by joining the text around a removed
+    span; leaving out its `[` can only form another where `[` and white space stood before it,
+    so those go too, walking back."""
+    if "[" not in narration:
+        return narration
+    drop: list[int] = []
+    for opening in OPENING.finditer(narration):
+        at = opening.start()
+        while at >= 0 and narration[at] == "[":
+            drop.append(at)
+            at -= 1
+            while at >= 0 and narration[at] in " \t":
+                at -= 1
+    if not drop:
+        return narration
+    dropped = set(drop)
+    return "".join(char for at, char in enumerate(narration) if at not in dropped)
 
 
 def _unwrapped(reply: str, start: int, end: int, *, floor: int) -> tuple[int, int]:
@@ -99,8 +137,8 @@ def _spaceless(char: str) -> bool:
     return 0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFFEF
 
 
-def _without_marks(line: str, mark: str) -> str:
-    parts = line.split(mark)
+def _joined(parts: list[str]) -> str:
+    """A line's parts joined where removed spans stood, mending the space around each."""
     text = parts[0]
     blank = not text.strip()  # nothing but white space so far on this line
     for after in parts[1:]:
@@ -114,9 +152,3 @@ def _without_marks(line: str, mark: str) -> str:
         text += after
         blank = blank and not after.strip()
     return text
-
-
-def _unused_character(text: str) -> str:
-    # A private-use character the reply does not contain stands in for each tag while lines are
-    # mended; a reply cannot hold all 6,400 of them.
-    return next(chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 
 VALUE_LIMIT = 120
 NOW_LIMIT = 240
@@ -13,14 +14,18 @@ NOW_LIMIT = 240
 # Control characters, the Unicode line and paragraph separators, and the characters that would end
 # or fake a tag become spaces; macro braces go (a chat front end would expand `{{user}}` in the
 # history it sends back to the model).
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\[\]]')
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"\[\]]')
 _MACRO_BRACES = re.compile(r"\{\{+|\}\}+")
 _SPACES = re.compile(r"\s+")
 # Characters `clean` would change (white space other than the plain space included, and every
 # brace, to be safe): most values have none, and skip the work.
 _NEEDS_CLEANING = re.compile(
-    r'[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"\[\]{}]'
+    r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+    r'\ud800-\udfff"\[\]{}]'
 )
+# Half of a UTF-16 pair standing alone: Python text can hold one, but no UTF-8 file, JSON
+# document or database can store it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # Anything that makes text unsafe for a prompt, found in one search before the detailed check.
 _UNSAFE_FOR_PROMPT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\[\]]|\{\{|\}\}")
 
@@ -63,3 +68,34 @@ def name_key(name: str) -> str:
     if name.isascii():
         return " ".join(name.lower().split())
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def lone_surrogate(text: str) -> str | None:
+    """Why `text` cannot be stored, when it holds a lone surrogate (`U+D800`), else None."""
+    found = _LONE_SURROGATE.search(text)
+    if found is None:
+        return None
+    return (
+        f"holds a lone surrogate U+{ord(found.group()):04X} at {found.start()}, which is not text"
+    )
+
+
+def lone_surrogate_at(value: object, path: str = "(root)") -> tuple[str, str] | None:
+    """The first place in a JSON-like value (its dotted path and the problem) where a key or a
+    string holds a lone surrogate, or None."""
+    if isinstance(value, str):
+        reason = lone_surrogate(value)
+        return (path, reason) if reason else None
+    if isinstance(value, Mapping):
+        items: Iterable[tuple[object, object]] = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        where = str(key) if path == "(root)" else f"{path}.{key}"
+        found = lone_surrogate_at(key, where) if isinstance(key, str) else None
+        found = found or lone_surrogate_at(item, where)
+        if found:
+            return found
+    return None

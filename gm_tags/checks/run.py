@@ -107,15 +107,33 @@ def roll_check(
     )
 
 
+def ladder_step(resolution: Any, label: str) -> Any:
+    """The one ladder step `label` names (any case, white space around it ignored), or None."""
+    wanted = label.strip().casefold()
+    matches = [step for step in resolution.difficulty_ladder if step.label.casefold() == wanted]
+    return matches[0] if len(matches) == 1 else None
+
+
+def unknown_difficulty(resolution: Any, request: CheckRequest) -> str | None:
+    """Why a check without a dc cannot be rolled: its `difficulty=` names no step of the ladder
+    (rolling it against nothing would be an automatic success). None when it can."""
+    if request.dc is not None or request.difficulty is None:
+        return None
+    if ladder_step(resolution, request.difficulty) is not None:
+        return None
+    labels = ", ".join(step.label for step in resolution.difficulty_ladder)
+    return (
+        f"difficulty={clean(request.difficulty, 40)!r} is not on the ladder; "
+        f"write one of {labels}, or a dc"
+    )
+
+
 def _difficulty(resolution: Any, request: CheckRequest) -> tuple[int, str | None, int | None]:
     """The dc (a dc the model wrote wins over a ladder label), the label used, and on a pool the
     per-die target the ladder step sets."""
-    ladder = resolution.difficulty_ladder
     step = None
     if request.difficulty is not None:
-        wanted = request.difficulty.strip().casefold()
-        matches = [s for s in ladder if s.label.casefold() == wanted]
-        step = matches[0] if len(matches) == 1 else None
+        step = ladder_step(resolution, request.difficulty)
     if request.dc is not None or step is None:
         return max(0, request.dc or 0), None, None
     if isinstance(resolution, DiceSum):

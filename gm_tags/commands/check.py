@@ -16,10 +16,8 @@ from dataclasses import dataclass
 
 from ..checks.record import CheckRequest
 from ..parse import Tag
-from .common import Refused, Request, integer, malformed, requested
+from .common import CHECK_OUTCOME_KEYS, Refused, Request, integer, malformed, requested
 
-# Outcome attributes of a check receipt, beyond the ones every family discards.
-_CHECK_OUTCOMES = frozenset({"resolution", "dice", "pool", "used", "auto", "rerolled", "penalty"})
 _MODES = {"advantage", "disadvantage"}
 
 
@@ -32,7 +30,7 @@ class CheckCommand:
 def bind_check(tag: Tag) -> CheckCommand | Refused:
     if tag.problem:
         return malformed(tag, tag.problem)
-    attributes = {k: v for k, v in requested(tag).items() if k not in _CHECK_OUTCOMES}
+    attributes = {k: v for k, v in requested(tag).items() if k not in CHECK_OUTCOME_KEYS}
     skill = attributes.get("skill", "").strip()
     if not skill:
         return malformed(tag, "a check names what is rolled with skill=")

@@ -37,16 +37,32 @@ OUTCOME_KEYS = frozenset(
     }
 )
 
-_INTEGER = re.compile(r"[+-]?\d{1,9}")
-# Searched in the lower-cased body: much faster than a case-insensitive search.
-_OUTCOME_KEY = re.compile("|".join(sorted(OUTCOME_KEYS)))
-# Everything from an outcome key's `=` to the end of its value, for cleaning a raw tag body.
-_OUTCOME_IN_BODY = re.compile(
-    r"\b(?:" + "|".join(sorted(OUTCOME_KEYS)) + r")\s*=\s*"
-    r"(?:\"[^\"]*\"?|'[^']*'?|\u201c[^\u201d]*\u201d?|\u2018[^\u2019]*\u2019?"
-    r"|\u300c[^\u300d]*\u300d?|\u300e[^\u300f]*\u300f?|[^\s\]]*)",
-    re.IGNORECASE,
+# What a check's receipt writes beyond the outcome keys every family has.
+CHECK_OUTCOME_KEYS = frozenset(
+    {"resolution", "dice", "pool", "used", "auto", "rerolled", "penalty"}
 )
+
+_INTEGER = re.compile(r"[+-]?\d{1,9}")
+_MACRO_BRACES = re.compile(r"\{+|\}+")
+
+
+def _outcome_pattern(keys: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A search for any of `keys` (run on the lower-cased body, much faster than a
+    case-insensitive search), and one for a whole `key = value` of them, in any quoting."""
+    names = "|".join(sorted(keys))
+    attribute = re.compile(
+        rf"(?:{names})\s*[=:]\s*"
+        r"(?:\"[^\"]*\"?|'[^']*'?|\u201c[^\u201d]*\u201d?|\u2018[^\u2019]*\u2019?"
+        r"|\u300c[^\u300d]*\u300d?|\u300e[^\u300f]*\u300f?|[^\s\]]*)",
+        re.IGNORECASE,
+    )
+    return re.compile(names), attribute
+
+
+_OUTCOMES = {
+    "skill_check": _outcome_pattern(OUTCOME_KEYS | CHECK_OUTCOME_KEYS),
+    "": _outcome_pattern(OUTCOME_KEYS),
+}
 
 
 class Refused(NamedTuple):
@@ -68,12 +84,21 @@ def malformed(tag: Tag, detail: str) -> Refused:
 
 
 def raw_body(tag: Tag) -> str:
-    """A tag's body, cleaned for a receipt, with any outcome the model wrote taken out."""
+    """A tag's body, cleaned for a receipt, with every outcome the model wrote taken out, in any
+    spelling: any case, full-width letters, macro braces inside the key (`resu{{lt`), a colon for
+    the equals sign. A check's body loses the attributes its record writes too."""
     body = tag.raw[tag.body :]
     if body.endswith("]"):
         body = body[:-1]
-    if _OUTCOME_KEY.search(body.lower()) is not None:
-        body = _OUTCOME_IN_BODY.sub(" ", body)
+    trigger, attribute = _OUTCOMES.get(tag.name, _OUTCOMES[""])
+    folded = _MACRO_BRACES.sub("", unicodedata.normalize("NFKC", body)).lower()
+    if trigger.search(folded) is not None:
+        # Read as a model or a front end would read it (braces expanded away, full-width folded),
+        # then take out every outcome attribute until none is left: taking one out may join the
+        # text around it into another.
+        body = _MACRO_BRACES.sub("", unicodedata.normalize("NFKC", body))
+        while (stripped := attribute.sub(" ", body)) != body:
+            body = stripped
     return clean(body)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..checks.record import CheckRecord
-from ..checks.run import Untrained, roll_check
+from ..checks.run import Untrained, roll_check, unknown_difficulty
 from ..commands.check import CheckCommand
 from ..dice import Dice
 from ..reasons import Reason
@@ -22,6 +22,9 @@ def run_check(command: CheckCommand, game: Game, dice: Dice) -> tuple[Game, Outc
     for its `who=`, and never guesses a sheet."""
     if game.ruleset is None:
         return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
+    unknown = unknown_difficulty(game.ruleset.definition.resolution, command.check)
+    if unknown:
+        return game, Outcome.refused(Reason.UNKNOWN_DIFFICULTY, unknown)
     try:
         character = game.character(command.check.who)
     except LookupError:

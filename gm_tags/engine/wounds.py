@@ -28,7 +28,7 @@ from ..ruleset.sheet import Track
 from ..sheet.character import Character
 from ..sheet.live import LiveState, Wounds
 from ..sheet.plan import plan_for
-from ..sheet.wounds import MAX_BOXES, Rung, filled, penalty, rungs
+from ..sheet.wounds import MAX_BOXES, OVERFLOW_LIMIT, Rung, filled, penalty, rungs
 from .naming import by_name
 from .outcome import Outcome
 
@@ -68,11 +68,12 @@ class WoundTrack:
         if self.indexed:
             kept = wounds.marks[: self.capacity]
             lost = sum(1 for mark in wounds.marks[self.capacity :] if mark)
-            return Wounds(_trimmed(kept), wounds.overflow + lost)
+            return Wounds(_trimmed(kept), min(OVERFLOW_LIMIT, wounds.overflow + lost))
         marks = wounds.marks
         if len(marks) <= self.capacity:
             return wounds
-        return Wounds(marks[: self.capacity], wounds.overflow + len(marks) - self.capacity)
+        overflow = wounds.overflow + len(marks) - self.capacity
+        return Wounds(marks[: self.capacity], min(OVERFLOW_LIMIT, overflow))
 
     def now(self, wounds: Wounds, cost: str = "") -> str:
         """`Harm 3/4 Bleeding +1 over`; `cost` (`-3 to rolls`) goes before the overflow."""
@@ -150,20 +151,25 @@ def mark(
             f"{shape.track.label} has {max(free, 0)} free, too few for {amount} marks",
         )
     marks, overflow = list(wounds.marks), wounds.overflow
-    for _ in range(amount):
+    remaining = amount
+    # Each mark fills a box or moves a mark up the ladder, so after at most capacity x kinds
+    # marks the track is full of top-kind marks and every mark left is overflow: the work is
+    # bounded by the track, never by the amount.
+    while remaining and not _saturated(shape, marks):
+        remaining -= 1
         if len(marks) < shape.capacity:
             _insert(shape, marks, kind)
-        elif marks:
+        else:
             lightest = marks.pop()
             upgraded = shape.up_one(lightest)
-            if upgraded is None:
-                marks.append(lightest)
-                overflow += 1
-            else:
-                _insert(shape, marks, upgraded)
-        else:
-            overflow += 1
-    return Wounds(tuple(marks), overflow)
+            assert upgraded is not None  # a saturated track stopped the loop
+            _insert(shape, marks, upgraded)
+    return Wounds(tuple(marks), min(OVERFLOW_LIMIT, overflow + remaining))
+
+
+def _saturated(shape: WoundTrack, marks: list[str]) -> bool:
+    """Full, with its lightest mark already at the top of the ladder (or no box at all)."""
+    return len(marks) >= shape.capacity and (not marks or shape.up_one(marks[-1]) is None)
 
 
 def _insert(shape: WoundTrack, marks: list[str], kind: str) -> None:
@@ -193,11 +199,9 @@ def _mark_boxes(
 
 
 def heal(shape: WoundTrack, wounds: Wounds, kind: str | None, amount: int) -> Wounds:
-    marks, overflow = list(wounds.marks), wounds.overflow
-    for _ in range(amount):
-        if overflow:
-            overflow -= 1
-            continue
+    from_overflow = min(wounds.overflow, amount)
+    marks = list(wounds.marks)
+    for _ in range(min(amount - from_overflow, len(marks))):
         at = _lightest(shape, marks, kind)
         if at is None:
             break
@@ -205,7 +209,8 @@ def heal(shape: WoundTrack, wounds: Wounds, kind: str | None, amount: int) -> Wo
             marks[at] = ""
         else:
             del marks[at]
-    return Wounds(_trimmed(tuple(marks)) if shape.indexed else tuple(marks), overflow)
+    healed = _trimmed(tuple(marks)) if shape.indexed else tuple(marks)
+    return Wounds(healed, wounds.overflow - from_overflow)
 
 
 def _lightest(shape: WoundTrack, marks: list[str], kind: str | None) -> int | None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..commands.clock import NAME_LIMIT
 from ..engine.clocks import Clock
 from ..ruleset.document import Clocks as ClockSettings
+from .text import safe
 
 
 def clock_section(settings: ClockSettings | None, clocks: Sequence[Clock]) -> str:
@@ -36,7 +37,7 @@ def clock_section(settings: ClockSettings | None, clocks: Sequence[Clock]) -> st
 
 
 def _shown(clock: Clock) -> str:
-    return f"{clock.name} {clock.fill}" + (" (finished)" if clock.done else "")
+    return f"{safe(clock.name)} {clock.fill}" + (" (finished)" if clock.done else "")
 
 
 def _either(words: list[str]) -> str:

@@ -26,8 +26,9 @@ HEADING = "Game state and commands"
 def reminder(game: Game) -> str:
     parts: list[str] = []
     if game.rolled:
-        # Engine lines: the faces in brackets as the Engine writes them; names made safe.
-        parts.append("How the checks in your last reply came out: " + " ".join(game.rolled))
+        # Engine lines: the faces in brackets as the Engine writes them, the rest made safe.
+        lines = (safe(line, 300, faces=True) for line in game.rolled)
+        parts.append("How the checks in your last reply came out: " + " ".join(lines))
     if game.recent:
         parts.append(
             "These did not happen in your last reply, so do not narrate them as if they had: "

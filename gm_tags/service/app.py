@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import GameDocumentError, GmTagsError, Problem, RulesetError
-from ..game import CheckRefused, Game
+from ..game import Game
 from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
@@ -319,10 +319,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     def history(_: Request, error: HistoryError) -> JSONResponse:
         return _error(409, "history_conflict", str(error))
 
-    @app.exception_handler(CheckRefused)
-    def untrained(_: Request, error: CheckRefused) -> JSONResponse:
-        return _error(400, error.code, str(error))
-
     @app.exception_handler(GmTagsError)
     def other(_: Request, error: GmTagsError) -> JSONResponse:
-        return _error(400, "refused", str(error))
+        # A refusal with its own code (skill_check_untrained, unknown_difficulty) keeps it.
+        return _error(400, getattr(error, "code", "refused"), str(error))

@@ -17,6 +17,9 @@ from .build import Build, cell, hidden, list_rows
 from .live import Wounds
 
 MAX_BOXES = 64
+# The most overflow a track holds: the bound the Engine (and our game document) puts on a stored
+# live value. Marks beyond it change nothing a player could see.
+OVERFLOW_LIMIT = 1_000_000
 MAX_EXTRA_PER_ROW = 16
 
 
