@@ -1,23 +1,48 @@
-"""The tag grammar (`grammar/tags.lark`): where it lives, the Lark parser built from it, and the
-patterns of its pieces compiled for the scanner and the attribute splitter.
+"""The tag grammar (`grammar/tags.lark`): where it lives, and the LALR parsers built from it, once
+and only when a reply is first read.
 
-The grammar ships inside the wheel (`grammar/` is mapped to `gm_tags/grammar/`); a source checkout
-reads it from beside the package.
+`read_tag(text)` parses one tag the scanner found with the `tag` rule; an inline transformer
+builds its items while Lark parses (no tree). `read_branch(text)` does the same for a check's
+branch. The scanner's pattern for where a tag opens is composed of the grammar's own TAG_NAME and
+COLON terminals. The grammar ships inside the wheel (`grammar/` is mapped to `gm_tags/grammar/`);
+a source checkout reads it from beside the package.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from lark import Lark, Token, Transformer
-from lark.common import LexerConf
-from lark.lexer import Lexer
+if TYPE_CHECKING:
+    from lark import Lark
 
 GRAMMAR_FILE = "tags.lark"
+
+_CLOSING_QUOTE = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u300c": "\u300d",
+    "\u300e": "\u300f",
+}
+
+
+class Item(NamedTuple):
+    """An attribute (`value` set) or a flag (`value` None), its key lower-cased, its value
+    unquoted, and where its key starts in the tag's text."""
+
+    key: str
+    value: str | None
+    at: int
+
+
+class ParsedBranch(NamedTuple):
+    outcome: str  # "success" or "failure"
+    text_at: int  # where the branch's text starts in it (its closing bracket when it has none)
 
 
 def grammar_text() -> str:
@@ -28,46 +53,65 @@ def grammar_text() -> str:
     return checkout.read_text(encoding="utf-8")
 
 
-class _TagTexts(Transformer[Token, list[str]]):
-    """Run inline while parsing (no tree is built): the text of every TAG token, in order."""
-
-    def start(self, tokens: list[Token]) -> list[str]:
-        return [str(token) for token in tokens]
-
-
-class _ScannedTags(Lexer):
-    """The scanner is the lexer: it has already matched every tag against the grammar's TAG
-    pattern in the free text around it (which Lark's own lexers cannot skip), so the parser is
-    handed those tags as TAG tokens."""
-
-    def __init__(self, conf: LexerConf) -> None:
-        pass
-
-    def lex(self, tags: Iterable[str]) -> Iterator[Token]:  # type: ignore[override]
-        for text in tags:
-            yield Token("TAG", text)
+def unquoted(value: str) -> str:
+    if len(value) >= 2 and _CLOSING_QUOTE.get(value[0]) == value[-1]:
+        return value[1:-1]
+    return value
 
 
-PARSER = Lark(grammar_text(), parser="lalr", lexer=_ScannedTags, transformer=_TagTexts())
+@functools.cache
+def tag_parser() -> Lark:
+    """The LALR parser of `tag` and `branch`, built on first use (Lark caches its analysis of
+    the grammar on disk, so a new process builds it in a fraction of the time)."""
+    from lark import Lark, Token, Transformer
+
+    class Items(Transformer[Token, object]):
+        """Run inline while Lark parses: each rule's children become our values at once."""
+
+        def tag(self, children: list[object]) -> list[Item]:
+            return cast(list[Item], children[2:])  # after the name and the colon
+
+        def attribute(self, children: list[Token]) -> Item:
+            key, value = children
+            return Item(key.lower(), unquoted(value), key.start_pos or 0)
+
+        def flag(self, children: list[Token]) -> Item:
+            (key,) = children
+            return Item(key.lower(), None, key.start_pos or 0)
+
+        def branch(self, children: list[Token]) -> ParsedBranch:
+            outcome, colon, *text = children
+            at = text[0].start_pos if text else (colon.end_pos or 0)
+            return ParsedBranch(outcome.lower(), at or 0)
+
+    return Lark(
+        grammar_text(), start=["tag", "branch"], parser="lalr", transformer=Items(), cache=True
+    )
 
 
-def read_tags(tags: list[str]) -> list[str]:
-    """The tags the parser reads, in order; raises `lark.exceptions.LarkError` if it cannot."""
-    # Lark types its input as text and its output as a tree; here the input is the scanner's tags
-    # and the inline transformer makes the output their texts.
-    return cast(list[str], PARSER.parse(cast(str, tags)))
+def read_tag(text: str) -> list[Item]:
+    """The items of one tag's text, in order; raises `lark.exceptions.UnexpectedInput` where
+    the grammar cannot read it."""
+    return cast(list[Item], tag_parser().parse(text, start="tag"))
 
 
-def _pattern(terminal: str) -> str:
-    return PARSER.get_terminal(terminal).pattern.to_regexp()
+def read_branch(text: str) -> ParsedBranch:
+    return cast(ParsedBranch, tag_parser().parse(text, start="branch"))
 
 
-TAG = re.compile(_pattern("TAG"))
-BRANCH = re.compile(_pattern("BRANCH"))
-OPENING = re.compile(_pattern("OPENING"))
-NAME = re.compile(_pattern("NAME"))
-# One attribute (its key and value as groups) or one flag, as ATTRIBUTE and FLAG define them.
-ITEM = re.compile(
-    f"(?P<key>{_pattern('KEY')}){_pattern('EQUALS')}(?P<value>{_pattern('VALUE')})"
-    f"|(?P<flag>{_pattern('FLAG')})"
-)
+def terminal_pattern(name: str) -> str:
+    return tag_parser().get_terminal(name).pattern.to_regexp()
+
+
+@functools.cache
+def opening() -> re.Pattern[str]:
+    """Where a tag opens: `[`, a tag name and a colon, spaces or tabs between them."""
+    name, colon = terminal_pattern("TAG_NAME"), terminal_pattern("COLON")
+    return re.compile(rf"\[[ \t]*(?:{name})[ \t]*(?:{colon})")
+
+
+@functools.cache
+def branch_pattern() -> re.Pattern[str]:
+    """Where a check's branch stands: as the `branch` rule reads it, on one line."""
+    outcome, colon = terminal_pattern("OUTCOME"), terminal_pattern("COLON")
+    return re.compile(rf"\[[ \t]*(?:{outcome})[ \t]*(?:{colon})[^\]\n]*\]")

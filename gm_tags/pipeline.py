@@ -23,8 +23,8 @@ from .engine.clocks import run_clock
 from .engine.outcome import Outcome
 from .engine.party import run_party
 from .engine.sheet import run_sheet
-from .grammar import BRANCH
-from .parse import Tag, parse_all
+from .grammar import branch_pattern, read_branch
+from .parse import Tag, parse
 from .reasons import Reason
 from .receipts import Receipt
 from .rewrite import narrate, rewrite
@@ -81,7 +81,7 @@ def process(game: Game, reply: str, dice: Dice | None = None, *, continues: bool
     receipts: list[Receipt] = []
     seen: dict[str, int] = {}
     candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
-    for tag in parse_all(candidates):
+    for tag in map(parse, candidates):
         seen[tag.name] = count = seen.get(tag.name, 0) + 1
         over_limit = count > MAX_PER_FAMILY
         game, receipt = _one(game, tag, BINDERS[tag.name], dice, over_limit=over_limit)
@@ -131,20 +131,19 @@ def _branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, i
     spans: list[tuple[int, int]] = []
     at = receipt.end
     happened = "success" if receipt.ok and receipt.now and _succeeded(receipt.tag) else "failure"
+    branches = branch_pattern()
     for _ in range(2):
         gap = _AFTER_CHECK.match(reply, at, bound)
-        branch = BRANCH.match(reply, gap.end() if gap else at, bound)
-        if branch is None:
+        found = branches.match(reply, gap.end() if gap else at, bound)
+        if found is None:
             break
-        text = branch.group()
-        outcome = text[1:].lstrip(" \t")[:7].lower()
-        if receipt.ok and outcome.startswith(happened):
-            body = re.search(r"[:\uff1a][ \t]*", text)
-            opening = branch.start() + (body.end() if body else 1)
-            spans += [(branch.start(), opening), (branch.end() - 1, branch.end())]
+        branch = read_branch(found.group())
+        if receipt.ok and branch.outcome == happened:
+            opening = found.start() + branch.text_at
+            spans += [(found.start(), opening), (found.end() - 1, found.end())]
         else:
-            spans.append((branch.start(), branch.end()))
-        at = branch.end()
+            spans.append((found.start(), found.end()))
+        at = found.end()
     return spans
 
 

@@ -9,8 +9,8 @@ from .reasons import Reason
 from .text import NOW_LIMIT, clean
 
 # Refusals whose line in the next reminder carries the detail, because the model cannot write
-# the command right without it (the labels a difficulty may name).
-_EXPLAINED = frozenset({Reason.UNKNOWN_DIFFICULTY})
+# the command right without it (where a tag could not be read, the labels a difficulty may name).
+_EXPLAINED = frozenset({Reason.MALFORMED, Reason.UNKNOWN_DIFFICULTY})
 
 
 class Receipt(NamedTuple):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .grammar import OPENING
+from .grammar import opening
 from .receipts import Receipt
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
@@ -101,8 +101,8 @@ def _without_formed_openings(narration: str) -> str:
     if "[" not in narration:
         return narration
     drop: list[int] = []
-    for opening in OPENING.finditer(narration):
-        at = opening.start()
+    for opened in opening().finditer(narration):
+        at = opened.start()
         while at >= 0 and narration[at] == "[":
             drop.append(at)
             at -= 1

@@ -26,6 +26,7 @@ _NEEDS_CLEANING = re.compile(
 # Half of a UTF-16 pair standing alone: Python text can hold one, but no UTF-8 file, JSON
 # document or database can store it.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # Anything that makes text unsafe for a prompt, found in one search before the detailed check.
 _UNSAFE_FOR_PROMPT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\[\]]|\{\{|\}\}")
 
@@ -78,6 +79,12 @@ def lone_surrogate(text: str) -> str | None:
     return (
         f"holds a lone surrogate U+{ord(found.group()):04X} at {found.start()}, which is not text"
     )
+
+
+def printable(text: str) -> str:
+    """`text` with control characters and lone surrogates shown as U+FFFD, for quoting a piece of
+    what a model wrote in a message."""
+    return _UNPRINTABLE.sub("\ufffd", text)
 
 
 def lone_surrogate_at(value: object, path: str = "(root)") -> tuple[str, str] | None:

@@ -96,10 +96,16 @@ def raw_body(tag: Tag) -> str:
         # Read as a model or a front end would read it (braces expanded away, full-width folded),
         # then take out every outcome attribute until none is left: taking one out may join the
         # text around it into another.
-        body = _MACRO_BRACES.sub("", unicodedata.normalize("NFKC", body))
-        while (stripped := attribute.sub(" ", body)) != body:
-            body = stripped
+        body = _without(attribute, _MACRO_BRACES.sub("", unicodedata.normalize("NFKC", body)))
+        # Cleaning turns quotes into spaces, which can make `pool"="x"` read as `pool = x`.
+        body = _without(attribute, clean(body, len(body)))
     return clean(body)
+
+
+def _without(attribute: re.Pattern[str], body: str) -> str:
+    while (stripped := attribute.sub(" ", body)) != body:
+        body = stripped
+    return body
 
 
 def integer(value: str) -> int | None:
