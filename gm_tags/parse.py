@@ -23,7 +23,7 @@ _WORDS = {
     "KEY": "a key",
     "EQUAL": "=",
     "COMMA": ",",
-    "RSQB": "]",
+    "RSQB": "the closing bracket",
     "TAG_NAME": "a tag name",
     "COLON": ":",
 }
@@ -45,7 +45,7 @@ _KEY_AT_END = re.compile(
     r"(?<![A-Za-z0-9_\-\"'\u201d\u2019\u300d\u300f])([A-Za-z_][A-Za-z0-9_-]*)\s*\Z"
 )
 # What a refusal shows of the text where reading stopped.
-_WORD = re.compile(r"[^\s\]]{1,20}|\]")
+_WORD = re.compile(r"[^\s\]]{1,20}")
 
 
 class Tag(NamedTuple):
@@ -69,7 +69,8 @@ def parse(candidate: Candidate) -> Tag:
     if not candidate.closed:
         return _refused(
             candidate,
-            f"unterminated: no ] before the next [, a blank line or {MAX_BODY} characters",
+            "unterminated: no closing bracket before the next opening one, a blank line or "
+            f"{MAX_BODY} characters",
         )
     from lark.exceptions import UnexpectedInput
 
@@ -125,13 +126,13 @@ def _diagnosis(text: str, error: object) -> str:
     if "EQUAL" in expected and key is not None and found not in ",]":
         return f'{where}: expected = after "{key.group(1).lower()}"'
     word = _WORD.match(text, at)
-    shown = f'"{printable(word.group())}"' if word else "the end of the tag"
+    shown = f'"{printable(word.group())}"' if word else "the closing bracket"
     return f"{where}: found {shown}; expected {_expected(expected)}"
 
 
 def _expected(terminals: set[str]) -> str:
     words = sorted({"a value" if t in _VALUE_TERMINALS else _WORDS.get(t, t) for t in terminals})
-    quoted = [word if word.startswith("a ") else f'"{word}"' for word in words]
+    quoted = [word if " " in word else f'"{word}"' for word in words]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 

@@ -92,7 +92,7 @@ def test_a_reply_of_broken_tags_tells_the_next_reminder_a_bounded_story(game: Ga
     assert len(recent) == 21
     assert recent[0] == (
         'a clock tag that could not be read refused (malformed: at column 9: found "?"; '
-        'expected ",", "]" or a key)'
+        'expected ",", a key or the closing bracket)'
     )
     assert recent[-1] == "280 more commands were refused"
     assert "280 more commands were refused" in turn.game.reminder()

@@ -56,7 +56,8 @@ def test_an_unterminated_tag_stops_at_the_next_bracket_or_blank_line() -> None:
     (first, second) = scan(reply)
     assert (first.closed, first.text) == (False, '[clock: name="Alarm" tick="2"')
     assert parse(first).problem == (
-        "unterminated: no ] before the next [, a blank line or 1500 characters"
+        "unterminated: no closing bracket before the next opening one, a blank line or 1500 "
+        "characters"
     )
     assert parse(second).attributes == (("name", "Bell"), ("tick", "1"))
     bare = scan("[sheet: op=note value=see [page 3]]")
@@ -73,7 +74,7 @@ def test_brackets_inside_double_quotes_do_not_end_or_break_a_tag() -> None:
 def test_a_tag_the_grammar_cannot_read_is_kept_as_a_refusal() -> None:
     (tag,) = map(parse, scan('Text [clock: name="A" = ] more'))
     assert (tag.problem, tag.raw) == (
-        'at column 18: found "="; expected ",", "]" or a key',
+        'at column 18: found "="; expected ",", a key or the closing bracket',
         '[clock: name="A" = ]',
     )
 
