@@ -1,11 +1,12 @@
 """The tag grammar (`grammar/tags.lark`): where it lives, and the LALR parsers built from it, once
 and only when a reply is first read.
 
-`read_tag(text)` parses one tag the scanner found with the `tag` rule; an inline transformer
-builds its items while Lark parses (no tree). `read_branch(text)` does the same for a check's
-branch. The scanner's pattern for where a tag opens is composed of the grammar's own TAG_NAME and
-COLON terminals. The grammar ships inside the wheel (`grammar/` is mapped to `gm_tags/grammar/`);
-a source checkout reads it from beside the package.
+`read_tags(texts)` parses the tags the scanner found in a reply together, with the `tags` rule
+(the parser's fixed cost paid once a reply); `read_tag(text)` parses one with the `tag` rule. An
+inline transformer builds each tag's items while Lark parses (no tree). `read_branch(text)` does
+the same for a check's branch. The scanner's pattern for where a tag opens is composed of the
+grammar's own TAG_NAME and COLON terminals. The grammar ships inside the wheel (`grammar/` is
+mapped to `gm_tags/grammar/`); a source checkout reads it from beside the package.
 """
 
 from __future__ import annotations
@@ -33,11 +34,16 @@ _CLOSING_QUOTE = {
 
 class Item(NamedTuple):
     """An attribute (`value` set) or a flag (`value` None), its key lower-cased, its value
-    unquoted, and where its key starts in the tag's text."""
+    unquoted, and where its key starts in the text parsed."""
 
     key: str
     value: str | None
     at: int
+
+
+class ParsedTag(NamedTuple):
+    name_at: int  # where its name starts in the text parsed
+    items: list[Item]
 
 
 class ParsedBranch(NamedTuple):
@@ -68,8 +74,12 @@ def tag_parser() -> Lark:
     class Items(Transformer[Token, object]):
         """Run inline while Lark parses: each rule's children become our values at once."""
 
-        def tag(self, children: list[object]) -> list[Item]:
-            return cast(list[Item], children[2:])  # after the name and the colon
+        def tag(self, children: list[object]) -> ParsedTag:
+            name = cast(Token, children[0])
+            return ParsedTag(name.start_pos or 0, cast(list[Item], children[2:]))
+
+        def tags(self, children: list[object]) -> list[ParsedTag]:
+            return cast(list[ParsedTag], children)
 
         def attribute(self, children: list[Token]) -> Item:
             key, value = children
@@ -85,14 +95,26 @@ def tag_parser() -> Lark:
             return ParsedBranch(outcome.lower(), at or 0)
 
     return Lark(
-        grammar_text(), start=["tag", "branch"], parser="lalr", transformer=Items(), cache=True
+        grammar_text(),
+        start=["tags", "tag", "branch"],
+        parser="lalr",
+        transformer=Items(),
+        cache=True,
     )
 
 
-def read_tag(text: str) -> list[Item]:
-    """The items of one tag's text, in order; raises `lark.exceptions.UnexpectedInput` where
+def read_tag(text: str) -> ParsedTag:
+    """One tag's text read: its items in order. Raises `lark.exceptions.UnexpectedInput` where
     the grammar cannot read it."""
-    return cast(list[Item], tag_parser().parse(text, start="tag"))
+    return cast(ParsedTag, tag_parser().parse(text, start="tag"))
+
+
+def read_tags(texts: list[str]) -> list[ParsedTag]:
+    """Tags read in one pass, joined by a space (so positions count from the start of the
+    first). Raises `lark.exceptions.UnexpectedInput` when any of them cannot be read. A value
+    left open in one tag can run on into the next: the caller checks that each tag read starts
+    where one was given."""
+    return cast(list[ParsedTag], tag_parser().parse(" ".join(texts), start="tags"))
 
 
 def read_branch(text: str) -> ParsedBranch:

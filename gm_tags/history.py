@@ -44,7 +44,7 @@ class Swipe:
     receipts: tuple[dict[str, Any], ...] = ()
 
     @classmethod
-    def of(cls, text: str, turn: Turn) -> Swipe:
+    def of(cls, text: str, turn: Turn[Game]) -> Swipe:
         return cls(
             text, turn.game, turn.reply, turn.narration, tuple(r.to_dict() for r in turn.receipts)
         )
@@ -78,17 +78,19 @@ class Chat:
         """A player's message: it changes no state."""
         return self._with(Message("user", (Swipe(text, self.game),)))
 
-    def reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+    def reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn[Game]]:
         turn = self.game.apply_reply(text, seed=seed)
         return self._with(Message("reply", (Swipe.of(text, turn),))), turn
 
-    def regenerate(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+    def regenerate(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn[Game]]:
         last = self._last_reply()
         turn = self._before(len(self.messages) - 1).apply_reply(text, seed=seed)
         swipes = (*last.swipes, Swipe.of(text, turn))
         return self._replace_last(Message("reply", swipes, len(swipes) - 1)), turn
 
-    def continue_reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn]:
+    def continue_reply(
+        self, text: str, *, seed: int | str | None = None
+    ) -> tuple[Chat, Turn[Game]]:
         last = self._last_reply()
         turn = last.swipe.game.continue_reply(text, seed=seed)
         # The continuation's receipts, with their spans in the joined text.

@@ -12,9 +12,10 @@ model can act on (`at column 16: expected = after "amount"`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from .grammar import read_tag
+from .grammar import Item, ParsedTag, read_tag, read_tags
 from .scan import MAX_BODY, Candidate
 from .text import lone_surrogate, printable
 
@@ -64,6 +65,45 @@ class Tag(NamedTuple):
         return next((value for name, value in self.attributes if name == key), None)
 
 
+def parse_all(candidates: Sequence[Candidate]) -> list[Tag]:
+    """The tags the candidates hold, in order. The closed ones are read in one Lark pass; when
+    one of them cannot be read, each is read alone, to say which and why."""
+    closed = [candidate for candidate in candidates if candidate.closed]
+    together = _read_together(closed)
+    tags = []
+    for candidate in candidates:
+        if together is not None and candidate.closed:
+            offset, parsed = next(together)
+            tags.append(_tag(candidate, parsed.items, offset))
+        else:
+            tags.append(parse(candidate))
+    return tags
+
+
+def _read_together(closed: list[Candidate]) -> Iterator[tuple[int, ParsedTag]] | None:
+    """Each closed candidate's reading and where its text began, from one pass; None when any
+    of them cannot be read, or a value left open in one ran on into the next."""
+    if not closed:
+        return None
+    from lark.exceptions import UnexpectedInput
+
+    texts = [candidate.text for candidate in closed]
+    try:
+        parsed = read_tags(texts)
+    except UnexpectedInput:
+        return None
+    offsets, at = [], 0
+    for text in texts:
+        offsets.append(at)
+        at += len(text) + 1
+    if len(parsed) != len(texts) or any(
+        not start <= tag.name_at < start + len(text)
+        for start, text, tag in zip(offsets, texts, parsed, strict=False)
+    ):
+        return None
+    return zip(offsets, parsed, strict=True)
+
+
 def parse(candidate: Candidate) -> Tag:
     """The tag one candidate holds; a tag with `problem` set when it cannot be read as one."""
     if not candidate.closed:
@@ -75,9 +115,14 @@ def parse(candidate: Candidate) -> Tag:
     from lark.exceptions import UnexpectedInput
 
     try:
-        items = read_tag(candidate.text)
+        parsed = read_tag(candidate.text)
     except UnexpectedInput as error:
         return _refused(candidate, _diagnosis(candidate.text, error))
+    return _tag(candidate, parsed.items, 0)
+
+
+def _tag(candidate: Candidate, items: list[Item], offset: int) -> Tag:
+    """The tag `items` make of a candidate (`offset`: where its text began in what was parsed)."""
     unstorable = lone_surrogate(candidate.text)
     if unstorable:
         return _refused(candidate, f"the tag {unstorable}")
@@ -88,7 +133,7 @@ def parse(candidate: Candidate) -> Tag:
             if key not in flags:
                 flags.append(key)
         elif key in kept and kept[key] != value:
-            twice = f'at column {at + 1}: "{key}" given twice with different values'
+            twice = f'at column {at - offset + 1}: "{key}" given twice with different values'
             return _refused(candidate, twice)
         elif value:
             kept.setdefault(key, value)

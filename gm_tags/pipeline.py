@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic
 
 from .commands import Refused
 from .commands.check import CheckCommand, bind_check
@@ -24,14 +24,12 @@ from .engine.outcome import Outcome
 from .engine.party import run_party
 from .engine.sheet import run_sheet
 from .grammar import branch_pattern, read_branch
-from .parse import Tag, parse
+from .parse import Tag, parse_all
 from .reasons import Reason
 from .receipts import Receipt
 from .rewrite import narrate, rewrite
 from .scan import scan
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import Draft, S
 
 # At most this many tags of one family apply per reply; the ones after are refused `too-many`.
 MAX_PER_FAMILY = 40
@@ -50,14 +48,14 @@ _MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(Generic[S]):
     """A processed reply: `reply` with every command tag a receipt, the `narration` the player
     reads, the `receipts` in reply order, and the `game` snapshot the reply left."""
 
     reply: str
     narration: str
     receipts: tuple[Receipt, ...]
-    game: Game
+    game: S
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,18 +72,19 @@ _TOO_MANY = {
 }
 
 
-def process(game: Game, reply: str, dice: Dice | None = None, *, continues: bool = False) -> Turn:
-    """`reply` applied to `game`. A reply that `continues` the one that left `game` adds its
-    refusals and checks to what the next reminder must say, instead of replacing them."""
+def process(game: S, reply: str, dice: Dice | None = None, *, continues: bool = False) -> Turn[S]:
+    """`reply` applied to `game`: its commands change one draft, in reply order, frozen into the
+    state the reply leaves. A reply that `continues` the one that left `game` adds its refusals
+    and checks to what the next reminder must say, instead of replacing them."""
     dice = dice or Dice()
+    draft = Draft(game)
     receipts: list[Receipt] = []
     seen: dict[str, int] = {}
     candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
-    for tag in map(parse, candidates):
+    for tag in parse_all(candidates):
         seen[tag.name] = count = seen.get(tag.name, 0) + 1
         over_limit = count > MAX_PER_FAMILY
-        game, receipt = _one(game, tag, BINDERS[tag.name], dice, over_limit=over_limit)
-        receipts.append(receipt)
+        receipts.append(_one(draft, tag, BINDERS[tag.name], dice, over_limit=over_limit))
     starts = [receipt.start for receipt in receipts] + [len(reply)]
     hidden: list[tuple[int, int]] = []
     for receipt, bound in zip(receipts, starts[1:], strict=True):
@@ -100,14 +99,14 @@ def process(game: Game, reply: str, dice: Dice | None = None, *, continues: bool
         if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
     ]
     if continues:
-        game = game.after_reply(_recent(game.recent, refused), game.rolled + rolled)
+        recent, rolled = _recent(game.recent, refused), game.rolled + rolled
     else:
-        game = game.after_reply(_recent((), refused), rolled)
+        recent = _recent((), refused)
     return Turn(
         reply=rewrite(reply, receipts),
         narration=narrate(reply, sorted(hidden)),
         receipts=tuple(receipts),
-        game=game,
+        game=draft.freeze(recent=recent, rolled=rolled, turn=game.turn + 1),
     )
 
 
@@ -152,8 +151,14 @@ def _succeeded(tag: str) -> bool:
 
 
 def _one(
-    game: Game, tag: Tag, bind: Callable[[Tag], Command | Refused], dice: Dice, *, over_limit: bool
-) -> tuple[Game, Receipt]:
+    draft: Draft[Any],
+    tag: Tag,
+    bind: Callable[[Tag], Command | Refused],
+    dice: Dice,
+    *,
+    over_limit: bool,
+) -> Receipt:
+    checkpoint = draft.checkpoint()
     try:
         bound = malformed(tag, tag.problem) if tag.problem else bind(tag)
         request = bound.request
@@ -162,11 +167,12 @@ def _one(
         elif isinstance(bound, Refused):
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:
-            game, outcome = _execute(game, bound, dice)
+            outcome = _execute(draft, bound, dice)
     except Exception as error:  # a fault of ours must cost one command, never the reply
+        draft.restore(checkpoint)
         request = malformed(tag, "").request
         outcome = Outcome.refused(Reason.ENGINE_ERROR, f"{type(error).__name__}: {error}")
-    receipt = Receipt.of(
+    return Receipt.of(
         tag.name,
         outcome.request or request,
         outcome.now,
@@ -176,16 +182,17 @@ def _one(
         tag.raw,
         outcome.tag,
     )
-    return game, receipt
 
 
-def _execute(game: Game, command: Command, dice: Dice) -> tuple[Game, Outcome]:
+def _execute(draft: Draft[Any], command: Command, dice: Dice) -> Outcome:
+    """Run one command against the draft, which it changes in place."""
     if isinstance(command, PartyCommand):
-        return run_party(command, game)
+        return run_party(command, draft)[1]
     if isinstance(command, SheetCommand):
-        return run_sheet(command, game)
+        return run_sheet(command, draft)[1]
     if isinstance(command, CheckCommand):
-        return run_check(command, game, dice)
-    settings = game.ruleset.definition.clocks if game.ruleset is not None else None
-    clocks, outcome = run_clock(command, game.clocks, settings)
-    return (game if clocks is game.clocks else game.with_clocks(clocks)), outcome
+        return run_check(command, draft, dice)[1]
+    settings = draft.ruleset.definition.clocks if draft.ruleset is not None else None
+    clocks, outcome = run_clock(command, draft.clocks, settings)
+    draft.with_clocks(clocks)
+    return outcome

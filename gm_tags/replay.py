@@ -39,7 +39,7 @@ class Step:
 
     label: str
     chat: Chat = field(repr=False)
-    turn: Turn | None = None
+    turn: Turn[Game] | None = None
     note: str = ""
 
 

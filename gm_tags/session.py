@@ -24,7 +24,7 @@ class GameSession:
         """The current snapshot."""
         return self._game
 
-    def apply_reply(self, reply: str, *, seed: int | str | None = None) -> Turn:
+    def apply_reply(self, reply: str, *, seed: int | str | None = None) -> Turn[Game]:
         with self._lock:
             turn = self._game.apply_reply(reply, seed=seed)
             self._game = turn.game

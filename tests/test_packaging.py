@@ -39,7 +39,7 @@ def test_an_installed_copy_loads_the_grammar_from_inside_the_package(
     probe = (
         "import gm_tags.grammar as g, pathlib; "
         "print(pathlib.Path(g.__file__).parent.parent); "
-        'items = g.read_tag(\'[clock: name="Bell" tick="2"]\'); '
+        'items = g.read_tag(\'[clock: name="Bell" tick="2"]\').items; '
         "print(len(items), items[0].value)"
     )
     # Run from an empty folder, only the unpacked wheel on the path: no checkout to fall back on.

@@ -3,7 +3,7 @@ reads next turn. A check paid for from a pool (`spend=`) changes that character'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from ..checks.record import CheckRecord
 from ..checks.run import Untrained, roll_check, unknown_difficulty
@@ -11,13 +11,13 @@ from ..commands.check import CheckCommand
 from ..dice import Dice
 from ..reasons import Reason
 from ..sheet.live import LiveState
+from ..state import StateReads
 from .outcome import Outcome
 
-if TYPE_CHECKING:
-    from ..game import Game
+State = TypeVar("State", bound=StateReads)
 
 
-def run_check(command: CheckCommand, game: Game, dice: Dice) -> tuple[Game, Outcome]:
+def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Outcome]:
     """A character nobody can name rolls plain dice with no modifier: a check is never refused
     for its `who=`, and never guesses a sheet."""
     if game.ruleset is None:

@@ -7,7 +7,7 @@ A clock is a name, a size (segments) and a fill. A full clock is done; it stays,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..commands.clock import ClearClock, ClockCommand, CreateClock, TickClock
 from ..reasons import Reason
@@ -21,11 +21,12 @@ class Clock:
     name: str
     size: int
     filled: int = 0
+    # What the clock's name is compared by (`name_key`), worked out once: every clock command
+    # compares its name with each clock's.
+    key: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def key(self) -> str:
-        """What the clock's name is compared by (`name_key`)."""
-        return name_key(self.name)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", name_key(self.name))
 
     @property
     def done(self) -> bool:

@@ -4,21 +4,21 @@ state, under the same arithmetic as a character's pools) and advancing the field
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from ..commands.sheet import PartyCommand
 from ..reasons import Reason
 from ..ruleset.sheet import NumberField
+from ..state import StateReads
 from ..text import unsafe_reason
 from .naming import by_name
 from .outcome import Outcome
 from .pools import find_pool, run_pool
 
-if TYPE_CHECKING:
-    from ..game import Game
+State = TypeVar("State", bound=StateReads)
 
 
-def run_party(command: PartyCommand, game: Game) -> tuple[Game, Outcome]:
+def run_party(command: PartyCommand, game: State) -> tuple[State, Outcome]:
     party = game.ruleset.definition.party if game.ruleset is not None else None
     request = command.request_for(None)
     if party is None:

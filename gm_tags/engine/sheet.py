@@ -9,7 +9,7 @@ nothing. For the party, each member's result is written into one `now` (`Mira 3/
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from ..commands.sheet import (
     ConditionCommand,
@@ -28,6 +28,7 @@ from ..sheet.build import hidden
 from ..sheet.character import Character
 from ..sheet.live import LiveState
 from ..sheet.plan import plan_for, track_value
+from ..state import StateReads
 from ..text import NOW_LIMIT
 from .naming import by_name
 from .outcome import Outcome
@@ -36,14 +37,13 @@ from .rests import run_rest
 from .targets import targets
 from .wounds import run_wound
 
-if TYPE_CHECKING:
-    from ..game import Game
+State = TypeVar("State", bound=StateReads)
 
 Result = tuple[LiveState, str] | Outcome
 Op = Callable[[Any, Ruleset, Character, LiveState], Result]
 
 
-def run_sheet(command: SheetCommand, game: Game) -> tuple[Game, Outcome]:
+def run_sheet(command: SheetCommand, game: State) -> tuple[State, Outcome]:
     if game.ruleset is None:
         return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset, so no sheets")
     found = targets(game, command.who)

@@ -9,18 +9,15 @@ name is the player's, whose own card then wins.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from ..names import PARTY, normalize_name
 from ..reasons import Reason
 from ..sheet.character import Character
+from ..state import StateReads
 from .outcome import Outcome
 
-if TYPE_CHECKING:
-    from ..game import Game
 
-
-def targets(game: Game, who: str | None) -> tuple[list[Character], str] | Outcome:
+def targets(game: StateReads, who: str | None) -> tuple[list[Character], str] | Outcome:
     """The characters `who` names and the name a receipt writes back, or the refusal."""
     player = game.player_character
     if who is None:

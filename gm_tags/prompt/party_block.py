@@ -3,17 +3,13 @@ fields (or every visible field), its pools always, its summary lists, and its `t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..sheet.build import hidden, list_rows
+from ..state import GameState
 from .sheet_block import _field_text, summary_list
 from .text import safe
 
-if TYPE_CHECKING:
-    from ..game import Game
 
-
-def party_block(game: Game) -> str:
+def party_block(game: GameState) -> str:
     party = game.ruleset.definition.party if game.ruleset is not None else None
     if party is None:
         return ""

@@ -8,8 +8,7 @@ cache survives). A game without a ruleset gets no sheet section at all.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..state import GameState
 from .checks import check_lines
 from .clocks import clock_section
 from .commands import party_command_lines, sheet_command_lines, vocabulary_lines
@@ -17,13 +16,10 @@ from .party_block import party_block
 from .sheet_block import sheet_block
 from .text import safe
 
-if TYPE_CHECKING:
-    from ..game import Game
-
 HEADING = "Game state and commands"
 
 
-def reminder(game: Game) -> str:
+def reminder(game: GameState) -> str:
     parts: list[str] = []
     if game.rolled:
         # Engine lines: the faces in brackets as the Engine writes them, the rest made safe.

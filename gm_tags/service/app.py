@@ -80,7 +80,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _turn_out(chat: Chat, turn: Turn) -> TurnOut:
+def _turn_out(chat: Chat, turn: Turn[Game]) -> TurnOut:
     last = chat.messages[-1]
     return TurnOut(
         **turn.to_dict(),
@@ -166,7 +166,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     def delete_game(chat_id: str) -> None:
         served.delete(chat_id)
 
-    def replying(chat_id: str, take: Callable[[Chat], tuple[Chat, Turn]]) -> TurnOut:
+    def replying(chat_id: str, take: Callable[[Chat], tuple[Chat, Turn[Game]]]) -> TurnOut:
         chat, turn = served.step(chat_id, take)
         return _turn_out(chat, turn)
 

@@ -1,0 +1,407 @@
+"""The game state: an immutable value, and the draft a reply's commands change.
+
+A `GameState` is one game at one point of its story. Applying a reply returns a new one and leaves
+this one as it was, so regenerating a reply or choosing a swipe is a choice of state. The stages
+below the pipeline (the engine, the prompt) read states and return new ones; this module imports
+none of them. `gm_tags.game.Game` is the same value with the convenience API on top.
+
+A `Draft` is the working copy the pipeline applies one reply's commands to: the same reads, and
+`with_` methods that change it in place and return it (so the engine's code reads the same for
+both), frozen into a new state once, at the end of the reply.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Generic, Self, TypeVar
+
+from .dice import Dice
+from .engine.clocks import Clock
+from .engine.pools import PoolSlot
+from .errors import GmTagsError
+from .game_document import PARTY_KEY, read_document
+from .names import normalize_name
+from .party import party_of, party_pools, party_value, with_members
+from .ruleset import Ruleset
+from .ruleset.refs import ValueRef
+from .sheet.arithmetic import Number
+from .sheet.build import Build
+from .sheet.character import Character, SheetView
+from .sheet.live import LiveState
+from .text import lone_surrogate_at
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def layer_ids(ruleset: Ruleset | None) -> set[str]:
+    if ruleset is None:
+        return set()
+    return {layer.id for layer in ruleset.definition.layers or ()}
+
+
+def removed_values(
+    ruleset: Ruleset | None, layers: tuple[str, ...]
+) -> Mapping[str, frozenset[Any]]:
+    """The enum values the game's layers take out, by field."""
+    removed: dict[str, set[Any]] = {}
+    for layer in (ruleset.definition.layers or ()) if ruleset is not None else ():
+        if layer.id in layers:
+            for entry in layer.remove_values or ():
+                removed.setdefault(entry.field, set()).update(entry.values)
+    return MappingProxyType({key: frozenset(values) for key, values in removed.items()})
+
+
+class UnknownCharacterError(GmTagsError, LookupError):
+    """A name that matches no character, or more than one."""
+
+
+class StateReads(ABC):
+    """What the engine and the prompt read of a state, and the changes they ask of it: a
+    `GameState` answers a change with a new state, a `Draft` makes it in place."""
+
+    ruleset: Ruleset | None
+    characters: tuple[Character, ...]
+    player: str | None
+    live: Mapping[str, LiveState]
+    clocks: tuple[Clock, ...]
+    party_sheet: Build | None
+    party_revision: int
+
+    # Characters ------------------------------------------------------------------------------
+
+    @property
+    def player_character(self) -> Character | None:
+        """The card a command without `who=` means: the one named `player`, else the first."""
+        if self.player is not None:
+            key = normalize_name(self.player)
+            named = next((c for c in self.characters if c.key == key), None)
+            if named is not None:
+                return named
+        return self.characters[0] if self.characters else None
+
+    def character(self, who: str | None = None) -> Character:
+        """The character `who` names (the player's when None), as `who=` is matched; raises
+        `UnknownCharacterError` for a name that matches none, or two that are not the player's."""
+        if who is None:
+            found = self.player_character
+            if found is None:
+                raise UnknownCharacterError("this game has no characters")
+            return found
+        key = normalize_name(who)
+        matches = [character for character in self.characters if character.key == key]
+        if len(matches) == 1:
+            return matches[0]
+        player = self.player_character
+        if matches and player is not None and player.key == key:
+            return player
+        problem = "matches no character" if not matches else "is shared by several characters"
+        raise UnknownCharacterError(f"{who!r} {problem}")
+
+    def live_of(self, character: Character) -> LiveState:
+        return self.live.get(character.key) or LiveState()
+
+    @property
+    def party_live(self) -> LiveState:
+        return self.live.get(PARTY_KEY) or LiveState()
+
+    def sheet(self, who: str | None = None) -> SheetView:
+        """Every value of one character's sheet as it stands now."""
+        if self.ruleset is None:
+            raise GmTagsError("a game without a ruleset has no sheets")
+        character = self.character(who)
+        return character.view(self.ruleset, self.live_of(character))
+
+    def read(self, who: str | None, reference: ValueRef | Mapping[str, Any]) -> Number:
+        """Any value reference of the ruleset format (`{"derived": "burden"}`), evaluated for one
+        character as the sheet stands now."""
+        ref = reference if isinstance(reference, ValueRef) else ValueRef.model_validate(reference)
+        return self.sheet(who).read(ref)
+
+    # The party sheet --------------------------------------------------------------------------
+
+    def party_values(self) -> Build:
+        """The party sheet as it reads now: stored values, `fromMembers` fields worked out."""
+        party = party_of(self.ruleset)
+        stored = self.party_sheet or Build()
+        return stored if party is None else with_members(party, stored, self.characters)
+
+    def party_value(self, field_id: str) -> Any:
+        party = party_of(self.ruleset)
+        return None if party is None else party_value(party, self.party_values(), field_id)
+
+    def party_pools(self) -> list[PoolSlot]:
+        party = party_of(self.ruleset)
+        return [] if party is None else party_pools(party, self.party_values())
+
+    # Changes ----------------------------------------------------------------------------------
+
+    @abstractmethod
+    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self: ...
+
+    @abstractmethod
+    def with_live(self, key: str, state: LiveState) -> Self: ...
+
+    def with_party_live(self, state: LiveState) -> Self:
+        return self.with_live(PARTY_KEY, state)
+
+    @abstractmethod
+    def with_party_field(self, field_id: str, value: Any) -> Self:
+        """The story changed a party field: stored, and the revision raised."""
+
+
+def _with_field(sheet: Build | None, field_id: str, value: Any) -> Build:
+    stored = (sheet or Build()).to_json()
+    stored.setdefault("fields", {})[field_id] = value
+    return Build(MappingProxyType(stored))
+
+
+@dataclass(frozen=True)
+class GameState(StateReads):
+    """One game's state at one point of its story.
+
+    `characters` are the cards in play; `player` names the card a command without `who=` means
+    (the first card when unset). `live` is each character's live state by normalized name (and
+    the party's under "$party"). `clocks` are the progress clocks in the order they were made.
+    `carried` holds the document keys later stages own, as read.
+    """
+
+    ruleset: Ruleset | None
+    characters: tuple[Character, ...] = ()
+    player: str | None = None
+    live: Mapping[str, LiveState] = field(default_factory=lambda: EMPTY)
+    clocks: tuple[Clock, ...] = ()
+    carried: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    layers: tuple[str, ...] = ()
+    # What the model must hear next turn because it did not happen: the refused commands of the
+    # reply that made this snapshot, as summary lines.
+    recent: tuple[str, ...] = ()
+    # The summary line of every check in that reply, for the Game Master to narrate from.
+    rolled: tuple[str, ...] = ()
+    # Dice: "reroll" gives a regenerated reply fresh dice; "keep" seeds each message's dice from
+    # `dice_seed` and the message's place (`turn`), so a regenerated reply throws the same faces.
+    dice_policy: str = "reroll"
+    dice_seed: int = 0
+    turn: int = 0
+    # The shared party sheet's permanent values (`gamePartySheet`, None until something is
+    # stored) and its revision, raised by every save and by every change the story makes.
+    party_sheet: Build | None = None
+    party_revision: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.layers and not any(c.build.removed for c in self.characters):
+            return
+        removed = removed_values(self.ruleset, self.layers)
+        characters = tuple(
+            character
+            if character.build.removed == removed
+            else replace(character, build=replace(character.build, removed=removed))
+            for character in self.characters
+        )
+        if characters != self.characters:
+            object.__setattr__(self, "characters", characters)
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset | None,
+        characters: Mapping[str, Mapping[str, Any] | None] | None = None,
+        player: str | None = None,
+        layers: tuple[str, ...] | list[str] = (),
+        dice_policy: str = "reroll",
+        dice_seed: int | None = None,
+    ) -> Self:
+        """A game nothing has happened in yet. `characters` maps each name to a build in the
+        Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
+        for a character nobody made a sheet for (it plays on the blank build). `layers` are the
+        ids of the ruleset's layers this game plays with."""
+        unstorable = lone_surrogate_at(dict(characters or {}), "characters")
+        if unstorable:
+            raise GmTagsError(f"{unstorable[0]} {unstorable[1]}")
+        unknown = [layer for layer in layers if layer not in layer_ids(ruleset)]
+        if unknown:
+            raise GmTagsError(f"the ruleset has no layer {unknown[0]!r}")
+        version = ruleset.definition.sheet.version if ruleset is not None else 1
+        cards = []
+        for name, build in (characters or {}).items():
+            card: dict[str, Any] = {"name": name}
+            if build is not None:
+                card["rulesetSheet"] = {"v": version, "build": copy.deepcopy(dict(build))}
+            cards.append(
+                Character(
+                    name=name,
+                    build=Build(MappingProxyType(copy.deepcopy(dict(build or {})))),
+                    has_sheet=build is not None,
+                    card=MappingProxyType(card),
+                )
+            )
+        if dice_policy not in ("reroll", "keep"):
+            raise GmTagsError(f'dice_policy is "reroll" or "keep", not {dice_policy!r}')
+        seed = dice_seed if dice_seed is not None else 0
+        if dice_policy == "keep" and dice_seed is None:
+            seed = secrets.randbits(32)
+        return cls(
+            ruleset,
+            tuple(cards),
+            player,
+            layers=tuple(layers),
+            dice_policy=dice_policy,
+            dice_seed=seed,
+        )
+
+    @classmethod
+    def from_document(cls, ruleset: Ruleset | None, document: Mapping[str, Any]) -> Self:
+        """A game from its JSON document; raises `GameDocumentError` listing every problem."""
+        read = read_document(document, layer_ids(ruleset))
+        carried = {key: copy.deepcopy(value) for key, value in read.carried.items()}
+        return cls(
+            ruleset,
+            read.characters,
+            read.player,
+            read.live,
+            read.clocks,
+            MappingProxyType(carried),
+            read.layers,
+            read.recent,
+            read.rolled,
+            read.dice_policy,
+            read.dice_seed,
+            read.turn,
+            read.party_sheet,
+            read.party_revision,
+        )
+
+    def to_document(self) -> dict[str, Any]:
+        """The game as a JSON-ready document. Live state is stored sparsely, and keys with
+        nothing in them are left out."""
+        document = {key: copy.deepcopy(value) for key, value in self.carried.items()}
+        if self.characters:
+            document["gameCharacterCards"] = [character.to_card() for character in self.characters]
+        if self.player is not None:
+            document["gamePlayer"] = self.player
+        if self.layers:
+            document["rulesetLayers"] = list(self.layers)
+        if self.recent:
+            document["gameRecentOutcomes"] = list(self.recent)
+        if self.rolled:
+            document["gameRecentChecks"] = list(self.rolled)
+        if self.party_sheet is not None:
+            document["gamePartySheet"] = self.party_sheet.to_json()
+        if self.party_revision:
+            document["gamePartySheetRevision"] = self.party_revision
+        # The message count matters only for dice kept per message.
+        if self.dice_policy == "keep":
+            document["gameDice"] = {"policy": self.dice_policy, "seed": self.dice_seed}
+            document["gameTurn"] = self.turn
+        live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
+        if live:
+            document["rulesetLive"] = live
+        if self.clocks:
+            document["rulesetClocks"] = [
+                {"name": clock.name, "size": clock.size, "filled": clock.filled}
+                for clock in self.clocks
+            ]
+        return document
+
+    # New states -------------------------------------------------------------------------------
+
+    def _evolve(self, **changes: Any) -> Self:
+        """A copy with `changes` to fields `__post_init__` does not read (characters and layers
+        are not among them, so it is skipped). Every command makes one of these, and this costs
+        a tenth of `dataclasses.replace`."""
+        evolved = object.__new__(type(self))
+        evolved.__dict__.update(self.__dict__, **changes)
+        return evolved
+
+    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
+        return self._evolve(clocks=clocks)
+
+    def with_live(self, key: str, state: LiveState) -> Self:
+        live = dict(self.live)
+        live[key] = state
+        return self._evolve(live=MappingProxyType(live))
+
+    def with_party_field(self, field_id: str, value: Any) -> Self:
+        """The story changed a party field: stored, and the revision raised."""
+        sheet = _with_field(self.party_sheet, field_id, value)
+        return self._evolve(party_sheet=sheet, party_revision=self.party_revision + 1)
+
+    def after_reply(self, refused: tuple[str, ...], rolled: tuple[str, ...]) -> Self:
+        """The snapshot a reply leaves: one message further on, with what the Game Master must
+        hear next turn (what did not happen, and how each check came out)."""
+        return self._evolve(recent=refused, rolled=rolled, turn=self.turn + 1)
+
+    def dice_for_reply(self, seed: int | str | None = None) -> Dice:
+        if seed is not None:
+            return Dice(seed)
+        if self.dice_policy == "keep":
+            return Dice(f"{self.dice_seed}:{self.turn}")
+        return Dice()
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Draft(StateReads, Generic[S]):
+    """The working copy of a state that one reply's commands change, in place: no new state per
+    command. `freeze()` gives the state the reply leaves (the draft is done with then);
+    `checkpoint()` and `restore()` let a command that fails half-way cost that command only."""
+
+    def __init__(self, base: S) -> None:
+        self.base = base
+        self.ruleset = base.ruleset
+        self.characters = base.characters
+        self.player = base.player
+        self.live: dict[str, LiveState] = dict(base.live)
+        self.clocks = base.clocks
+        self.party_sheet = base.party_sheet
+        self.party_revision = base.party_revision
+        # What each change replaced, so a command that fails half-way can be undone.
+        self._undo: list[tuple[str, str, Any]] = []
+
+    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
+        self._undo.append(("clocks", "", self.clocks))
+        self.clocks = clocks
+        return self
+
+    def with_live(self, key: str, state: LiveState) -> Self:
+        self._undo.append(("live", key, self.live.get(key)))
+        self.live[key] = state
+        return self
+
+    def with_party_field(self, field_id: str, value: Any) -> Self:
+        self._undo.append(("party", "", (self.party_sheet, self.party_revision)))
+        self.party_sheet = _with_field(self.party_sheet, field_id, value)
+        self.party_revision += 1
+        return self
+
+    def checkpoint(self) -> int:
+        return len(self._undo)
+
+    def restore(self, checkpoint: int) -> None:
+        """Undo every change made since `checkpoint`."""
+        while len(self._undo) > checkpoint:
+            what, key, before = self._undo.pop()
+            if what == "clocks":
+                self.clocks = before
+            elif what == "party":
+                self.party_sheet, self.party_revision = before
+            elif before is None:
+                del self.live[key]
+            else:
+                self.live[key] = before
+
+    def freeze(self, **changes: Any) -> S:
+        """The state this draft has come to (with `changes` to the fields a draft does not hold,
+        such as what the next reminder must say)."""
+        return self.base._evolve(
+            live=MappingProxyType(self.live),
+            clocks=self.clocks,
+            party_sheet=self.party_sheet,
+            party_revision=self.party_revision,
+            **changes,
+        )
