@@ -12,19 +12,23 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .errors import GameDocumentError, RulesetError, SourceError
-from .game import Game
-from .history import HistoryError
-from .replay import replay
-from .ruleset import Ruleset, RulesetFile, load_ruleset
-from .store import DEFAULT_DB, Chats, SqliteStore
+if TYPE_CHECKING:
+    from .game import Game
+    from .ruleset import Ruleset
+    from .store import Chats
 
+from .settings import DEFAULT_DB
+
+# Each subcommand imports what it needs when it runs, so `--help` stays light.
 OK, REFUSED, UNREADABLE = 0, 1, 2
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    from .errors import RulesetError, SourceError
+    from .ruleset import load_ruleset
+
     code = OK
     for path in args.paths:
         try:
@@ -42,6 +46,8 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    from .ruleset import RulesetFile
+
     schema = RulesetFile.model_json_schema(by_alias=True, mode="validation")
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     schema["title"] = "gm-tags ruleset"
@@ -59,6 +65,8 @@ def _reporting_input_errors(run: Command) -> Command:
 
     @functools.wraps(run)
     def guarded(args: argparse.Namespace, out: TextIO) -> int:
+        from .errors import GameDocumentError, RulesetError, SourceError
+
         try:
             return run(args, out)
         except (RulesetError, GameDocumentError) as error:
@@ -72,6 +80,8 @@ def _reporting_input_errors(run: Command) -> Command:
 
 
 def _open_game(args: argparse.Namespace) -> Game:
+    from .ruleset import load_ruleset
+
     ruleset = load_ruleset(args.ruleset) if args.ruleset else None
     return _read_game(ruleset, args.game)
 
@@ -110,6 +120,10 @@ def _prompt(args: argparse.Namespace, out: TextIO) -> int:
 
 @_reporting_input_errors
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
+    from .history import HistoryError
+    from .replay import replay
+    from .store import Chats, SqliteStore
+
     store = SqliteStore(args.db)
     try:
         chats = Chats(store)
@@ -133,6 +147,8 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     """A chat on the command line. Paste a reply and end it with a line holding only `.`;
     `/regen` makes the next reply a new swipe of the last one, `/swipe N` chooses a swipe,
     `/undo` deletes the last message, `/prompt` prints what the model reads, `/quit` ends."""
+    from .store import Chats, SqliteStore
+
     store = SqliteStore(args.db)
     try:
         return _play_loop(args, Chats(store), out)
@@ -141,6 +157,8 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
+    from .history import HistoryError
+
     name = args.chat
     if name in chats.store.chat_ids():
         chat = chats.open(name)
@@ -205,6 +223,9 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
+    from .errors import SourceError
+    from .game import Game
+
     if path is None or not Path(path).exists():
         return Game.new(ruleset)
     try:
@@ -215,6 +236,8 @@ def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
 
 
 def _read_text(path: str) -> str:
+    from .errors import SourceError
+
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

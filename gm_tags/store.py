@@ -23,8 +23,7 @@ from .errors import GmTagsError, SourceError
 from .game import Game
 from .history import Chat, Message, Swipe
 from .ruleset import Ruleset, load_ruleset
-
-DEFAULT_DB = "gm-tags.sqlite"
+from .settings import DEFAULT_DB
 
 MIGRATIONS: Sequence[str] = (
     """

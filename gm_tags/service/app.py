@@ -21,7 +21,8 @@ from ..game import Game
 from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
-from ..store import DEFAULT_DB, ChatExistsError, SqliteStore, UnknownChatError
+from ..settings import DEFAULT_DB
+from ..store import ChatExistsError, SqliteStore, UnknownChatError
 from .chats import ServedChats
 from .models import (
     ChatOut,

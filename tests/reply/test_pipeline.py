@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from gm_tags import Game, Reason, Ruleset
 from gm_tags import pipeline as pipeline_module
+from tests.fuzzing import fixture_game
 
 
 @pytest.mark.spec("TG-1")
@@ -170,3 +173,32 @@ def test_a_game_without_a_ruleset_and_no_tags_passes_the_reply_through(no_clocks
     reply = "Nothing but prose.\n\nTwo paragraphs of it."
     turn = Game.new(no_clocks).apply_reply(reply)
     assert (turn.reply, turn.narration, turn.receipts) == (reply, reply, ())
+
+
+def test_a_command_that_fails_half_way_leaves_nothing_of_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reply's commands change one draft; a fault after a command wrote to it undoes what that
+    command wrote, and the commands before and after it stand."""
+    start = fixture_game("crew-of-shadows.json", "crew-mid-heist.json")
+    real = pipeline_module.run_sheet
+
+    def writes_then_fails(command: Any, draft: Any) -> Any:
+        result = real(command, draft)
+        if getattr(command, "amount", None) == 2:
+            raise RuntimeError("after writing")
+        return result
+
+    monkeypatch.setattr(pipeline_module, "run_sheet", writes_then_fails)
+    turn = start.apply_reply(
+        '[sheet: who="party" op="spend" pool="Stress" amount="1"]'
+        '[sheet: who="party" op="restore" pool="Stress" amount="2"]'
+        '[sheet: who="Mira" op="spend" pool="Stress" amount="1"]'
+    )
+    assert [receipt.reason for receipt in turn.receipts] == [None, Reason.ENGINE_ERROR, None]
+    assert turn.receipts[2].now == "7/9"  # the restore of 2 that failed is not in it
+    live = turn.game.to_document()["rulesetLive"]
+    assert {key: entry["pools"]["stress"]["value"] for key, entry in live.items()} == {
+        "mira": 7,
+        "tobin vell": 8,
+    }

@@ -1,0 +1,7 @@
+"""Defaults the command line shows in its help and the library uses, kept where reading them costs
+nothing (no engine, no pydantic)."""
+
+from __future__ import annotations
+
+# The chat store `replay`, `play` and `serve` use unless told otherwise: in the working folder.
+DEFAULT_DB = "gm-tags.sqlite"
