@@ -31,10 +31,13 @@ def _imports(module: str) -> set[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            stem = ".".join(base + [node.module] if node.module else base) if node.level else ""
-            stem = stem or (node.module or "")
-            names = [f"{stem}.{alias.name}" for alias in node.names] + [stem]
+            if node.level:  # relative: from the package, one level up per dot past the first
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                stem = ".".join([*parts, node.module] if node.module else parts)
+            else:
+                stem = node.module or ""
+            names = [stem, *(f"{stem}.{alias.name}" for alias in node.names)]
         else:
             continue
         for name in names:
