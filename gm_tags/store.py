@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import GmTagsError, SourceError
+from .errors import GameDocumentError, GmTagsError, SourceError
 from .game import Game
 from .history import Chat, Message, Swipe
 from .ruleset import Ruleset, load_ruleset
@@ -63,8 +63,33 @@ class ChatExistsError(GmTagsError):
 
 
 class StoreError(SourceError):
-    """The store file cannot be used: it is not an SQLite file, or a newer gm-tags wrote it.
-    Nothing in it was changed."""
+    """The store cannot be used as it is: it is not an SQLite file, another application's
+    database, written by a newer gm-tags, read-only or damaged. Nothing in it was changed."""
+
+
+class StoreBusyError(StoreError):
+    """Another process holds the store's write lock: the step was not taken; try again."""
+
+
+class StoreReadOnlyError(StoreError):
+    """The store can be read but not written (file or folder permissions, a read-only disk)."""
+
+
+class StoreCorruptError(StoreError):
+    """The store's file is damaged: a corrupted page, a truncated file, or a row that does not
+    hold what gm-tags wrote. `integrity` is SQLite's own `PRAGMA integrity_check` answer."""
+
+    def __init__(self, message: str, integrity: str = "") -> None:
+        super().__init__(message + (f" (integrity check: {integrity})" if integrity else ""))
+        self.integrity = integrity
+
+
+# The tables every gm-tags store holds (a newer one may hold more); a database without them is
+# another application's.
+_OWN_TABLES = frozenset({"schema_version", "chats"})
+_SQLITE_HEADER = b"SQLite format 3\x00"
+# How long a step waits for another process's write lock before it is refused as busy.
+BUSY_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -101,20 +126,19 @@ class SqliteStore:
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        _check_before_opening(self.path)
         try:
             self._connection = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None
+                self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
             )
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot be opened: {error}") from None
         try:
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute("PRAGMA synchronous=FULL")
-            self._connection.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.DatabaseError as error:
-            self._connection.close()
-            raise StoreError(f"{self.path}: not a gm-tags store: {error}") from None
+            with self._errors_said():
+                self._connection.execute("PRAGMA journal_mode=WAL")
+                self._connection.execute("PRAGMA synchronous=FULL")
+                self._connection.execute("PRAGMA foreign_keys=ON")
+                self._migrate()
         except StoreError:
             self._connection.close()
             raise
@@ -125,16 +149,42 @@ class SqliteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, self._errors_said():
             self._connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self._connection
             except BaseException:
-                self._connection.execute("ROLLBACK")
+                if self._connection.in_transaction:
+                    self._connection.execute("ROLLBACK")
                 raise
             self._connection.execute("COMMIT")
 
+    @contextmanager
+    def _errors_said(self) -> Iterator[None]:
+        """SQLite's errors as the store errors they mean."""
+        try:
+            yield
+        except sqlite3.IntegrityError:
+            raise  # a constraint a caller answers (a taken chat id)
+        except sqlite3.OperationalError as error:
+            text = str(error)
+            if "locked" in text or "busy" in text:
+                raise StoreBusyError(
+                    f"{self.path}: busy: another process is writing to it; try again"
+                ) from None
+            if "readonly" in text or "read-only" in text:
+                raise StoreReadOnlyError(f"{self.path}: read-only: {text}") from None
+            raise StoreError(f"{self.path}: {text}") from None
+        except sqlite3.DatabaseError as error:
+            raise StoreCorruptError(
+                f"{self.path}: damaged: {error}", _integrity(self._connection)
+            ) from None
+
     def _migrate(self) -> None:
+        # A store at the current schema needs no write to open, so one that another process is
+        # busy writing to opens all the same.
+        if self._current_version() == len(MIGRATIONS):
+            return
         with self._transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = db.execute("SELECT version FROM schema_version").fetchone()
@@ -159,6 +209,15 @@ class SqliteStore:
             else:
                 db.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS),))
 
+    def _current_version(self) -> int | None:
+        exists = self._connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ).fetchone()
+        if exists is None:
+            return None
+        row = self._connection.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0]) if row else None
+
     @property
     def schema_version(self) -> int:
         row = self._connection.execute("SELECT version FROM schema_version").fetchone()
@@ -178,33 +237,41 @@ class SqliteStore:
             raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
     def load(self, chat_id: str) -> StoredChat:
-        with self._lock:
-            db = self._connection
-            row = db.execute(
-                "SELECT ruleset, start FROM chats WHERE chat_id = ?", (chat_id,)
-            ).fetchone()
-            if row is None:
-                raise UnknownChatError(f"no chat {chat_id!r}")
-            messages = []
-            for position, role, selected in db.execute(
-                "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position",
-                (chat_id,),
-            ).fetchall():
-                swipes = tuple(
-                    {
-                        "text": text,
-                        "reply": reply,
-                        "narration": narration,
-                        "receipts": json.loads(receipts),
-                        "game": json.loads(game),
-                    }
-                    for text, reply, narration, receipts, game in db.execute(
-                        "SELECT text, reply, narration, receipts, game FROM swipes "
-                        "WHERE chat_id = ? AND position = ? ORDER BY swipe",
-                        (chat_id, position),
-                    ).fetchall()
-                )
-                messages.append(StoredMessage(role, selected, swipes))
+        with self._lock, self._errors_said():
+            try:
+                return self._load(chat_id)
+            except (ValueError, TypeError) as error:
+                raise StoreCorruptError(
+                    f"{self.path}: a row of chat {chat_id!r} cannot be read: {error}"
+                ) from None
+
+    def _load(self, chat_id: str) -> StoredChat:
+        db = self._connection
+        row = db.execute(
+            "SELECT ruleset, start FROM chats WHERE chat_id = ?", (chat_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownChatError(f"no chat {chat_id!r}")
+        messages = []
+        for position, role, selected in db.execute(
+            "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position",
+            (chat_id,),
+        ).fetchall():
+            swipes = tuple(
+                {
+                    "text": text,
+                    "reply": reply,
+                    "narration": narration,
+                    "receipts": json.loads(receipts),
+                    "game": json.loads(game),
+                }
+                for text, reply, narration, receipts, game in db.execute(
+                    "SELECT text, reply, narration, receipts, game FROM swipes "
+                    "WHERE chat_id = ? AND position = ? ORDER BY swipe",
+                    (chat_id, position),
+                ).fetchall()
+            )
+            messages.append(StoredMessage(role, selected, swipes))
         return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages))
 
     def write_tail(self, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None:
@@ -239,10 +306,61 @@ class SqliteStore:
                 db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
 
     def chat_ids(self) -> list[str]:
-        with self._lock:
+        with self._lock, self._errors_said():
             return [
                 r[0] for r in self._connection.execute("SELECT chat_id FROM chats ORDER BY chat_id")
             ]
+
+
+def _check_before_opening(path: str) -> None:
+    """Refuse, untouched, a file gm-tags must not open: one that is not an SQLite database, or
+    another application's (a database with tables of its own). An empty or missing file becomes
+    a new store."""
+    file = Path(path)
+    if not file.exists():
+        if not file.parent.is_dir():
+            raise StoreError(f"{path}: cannot be created: the folder {file.parent} does not exist")
+        return
+    if file.is_dir():
+        raise StoreError(f"{path}: is a folder, not a store file")
+    try:
+        with file.open("rb") as opened:
+            header = opened.read(len(_SQLITE_HEADER))
+    except OSError as error:
+        raise StoreError(f"{path}: cannot be read: {error}") from None
+    if not header:
+        return
+    if header != _SQLITE_HEADER:
+        raise StoreError(f"{path}: not a gm-tags store (not an SQLite database); nothing changed")
+    try:
+        reader = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
+        try:
+            tables = {
+                row[0]
+                for row in reader.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        finally:
+            reader.close()
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            return  # busy while another process writes: a store it is, opened below
+        raise StoreError(f"{path}: cannot be read: {error}") from None
+    except sqlite3.DatabaseError as error:
+        raise StoreCorruptError(f"{path}: damaged: {error}") from None
+    if tables and not _OWN_TABLES <= tables:
+        shown = ", ".join(sorted(tables))
+        raise StoreError(
+            f"{path}: another application's database (tables: {shown}); gm-tags opens only an "
+            "empty file or its own store, and changed nothing"
+        )
+
+
+def _integrity(connection: sqlite3.Connection) -> str:
+    try:
+        rows = connection.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.Error as error:
+        return str(error)
+    return "; ".join(str(row[0]) for row in rows[:5])
 
 
 def ruleset_from(source: dict[str, Any]) -> Ruleset:
@@ -265,6 +383,14 @@ class Chats:
         return Chat(start)
 
     def open(self, chat_id: str) -> Chat:
+        try:
+            return self._open(chat_id)
+        except GameDocumentError as error:
+            raise StoreCorruptError(
+                f"chat {chat_id!r}: a game it stored does not read back: {error}"
+            ) from None
+
+    def _open(self, chat_id: str) -> Chat:
         stored = self.store.load(chat_id)
         ruleset = self._ruleset(stored.ruleset)
         messages = tuple(

@@ -22,7 +22,15 @@ from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
 from ..settings import DEFAULT_DB
-from ..store import ChatExistsError, SqliteStore, UnknownChatError
+from ..store import (
+    ChatExistsError,
+    SqliteStore,
+    StoreBusyError,
+    StoreCorruptError,
+    StoreError,
+    StoreReadOnlyError,
+    UnknownChatError,
+)
 from .chats import ServedChats
 from .models import (
     ChatOut,
@@ -307,6 +315,19 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(GameDocumentError)
     def game_invalid(_: Request, error: GameDocumentError) -> JSONResponse:
         return _error(422, "game_invalid", "the game document was refused", error.problems)
+
+    @app.exception_handler(StoreError)
+    def store_error(_: Request, error: StoreError) -> JSONResponse:
+        # Nothing was changed; a busy store is worth trying again soon.
+        if isinstance(error, StoreBusyError):
+            response = _error(503, "store_busy", str(error))
+            response.headers["Retry-After"] = "1"
+            return response
+        if isinstance(error, StoreReadOnlyError):
+            return _error(503, "store_read_only", str(error))
+        if isinstance(error, StoreCorruptError):
+            return _error(500, "store_damaged", str(error))
+        return _error(500, "store_unusable", str(error))
 
     @app.exception_handler(UnknownChatError)
     def not_found(_: Request, error: UnknownChatError) -> JSONResponse:

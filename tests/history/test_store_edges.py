@@ -1,0 +1,172 @@
+"""A store file that is not ours, busy, read-only or damaged: each refused with its own clear
+error, and none of them changed."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gm_tags.service import create_app
+from gm_tags.store import (
+    BUSY_TIMEOUT,
+    Chats,
+    SqliteStore,
+    StoreBusyError,
+    StoreCorruptError,
+    StoreError,
+    StoreReadOnlyError,
+)
+from tests.history.test_store import CREW, started, tick
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def store_file(tmp_path: Path) -> Path:
+    path = tmp_path / "gm.sqlite"
+    store, chats, chat = started(path)
+    after, _ = chat.reply(tick(2))
+    chats.save("c", chat, after)
+    store.close()
+    return path
+
+
+def test_another_applications_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE notes (body TEXT)")
+        other.execute("INSERT INTO notes VALUES ('keep me')")
+    before = digest(path)
+    with pytest.raises(StoreError, match="another application's database"):
+        SqliteStore(path)
+    assert digest(path) == before
+    with sqlite3.connect(path) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+
+
+def test_an_application_with_its_own_chats_table_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "app.sqlite"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE chats (id INTEGER PRIMARY KEY, title TEXT)")
+    before = digest(path)
+    with pytest.raises(StoreError, match="another application's database"):
+        SqliteStore(path)
+    assert digest(path) == before
+
+
+def test_a_file_that_is_no_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="not an SQLite database"):
+        SqliteStore(path)
+    assert path.read_text(encoding="utf-8") == "my shopping list\n"
+
+
+def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "empty.sqlite"
+    path.touch()
+    SqliteStore(path).close()
+
+
+def test_a_store_in_a_folder_that_does_not_exist_is_said_so(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="folder .* does not exist"):
+        SqliteStore(tmp_path / "missing" / "gm.sqlite")
+
+
+@pytest.fixture
+def locked(store_file: Path) -> Iterator[sqlite3.Connection]:
+    """Another process's write lock on the store, held by a second connection."""
+    holder = sqlite3.connect(store_file, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    yield holder
+    holder.execute("ROLLBACK")
+    holder.close()
+
+
+def test_a_busy_store_opens_and_a_write_is_refused_as_busy(
+    store_file: Path, locked: sqlite3.Connection
+) -> None:
+    store = SqliteStore(store_file)
+    chats = Chats(store)
+    chat = chats.open("c")
+    after, _ = chat.reply(tick(1))
+    started_at = time.monotonic()
+    with pytest.raises(StoreBusyError, match="busy"):
+        chats.save("c", chat, after)
+    assert time.monotonic() - started_at < BUSY_TIMEOUT + 2
+    store.close()
+
+
+def test_the_service_answers_a_busy_store_with_503_and_retry_after(
+    store_file: Path, locked: sqlite3.Connection
+) -> None:
+    with TestClient(create_app(store_file, [CREW["path"]])) as client:
+        answer = client.post("/games/c/replies", json={"text": tick(1)})
+        assert answer.status_code == 503
+        assert answer.json()["code"] == "store_busy"
+        assert answer.headers["Retry-After"] == "1"
+    locked.execute("ROLLBACK")
+    locked.execute("BEGIN")
+    store = SqliteStore(store_file)
+    assert Chats(store).open("c").game.clocks[0].filled == 2  # nothing landed
+    store.close()
+
+
+def test_a_read_only_store_says_so(store_file: Path) -> None:
+    # Root ignores permission bits, so the file is made immutable instead.
+    for extra in (store_file.with_name(store_file.name + "-wal"),):
+        extra.unlink(missing_ok=True)
+    if subprocess.run(["chattr", "+i", str(store_file)], capture_output=True).returncode:
+        pytest.skip("this file system cannot make a file immutable")
+    try:
+        store = SqliteStore(store_file)
+        chats = Chats(store)
+        chat = chats.open("c")
+        after, _ = chat.reply(tick(1))
+        with pytest.raises(StoreReadOnlyError, match="read-only"):
+            chats.save("c", chat, after)
+        store.close()
+    finally:
+        subprocess.run(["chattr", "-i", str(store_file)], check=True)
+
+
+def test_a_corrupted_page_is_said_so_with_the_integrity_check(store_file: Path) -> None:
+    data = bytearray(store_file.read_bytes())
+    page = 4096
+    data[page : page * 2] = b"\xff" * page  # the second page, scrambled
+    store_file.write_bytes(bytes(data))
+    with pytest.raises(StoreCorruptError) as raised:
+        store = SqliteStore(store_file)
+        Chats(store).open("c")
+    assert "damaged" in str(raised.value)
+
+
+def test_a_truncated_store_is_said_damaged(store_file: Path) -> None:
+    data = store_file.read_bytes()
+    store_file.write_bytes(data[: len(data) // 2 + 100])
+    with pytest.raises(StoreError, match="damaged|malformed"):
+        store = SqliteStore(store_file)
+        Chats(store).open("c")
+
+
+def test_a_bad_row_is_said_so_and_the_service_answers_500_store_damaged(
+    store_file: Path,
+) -> None:
+    with sqlite3.connect(store_file) as raw:
+        raw.execute("UPDATE swipes SET game = 'not json'")
+    store = SqliteStore(store_file)
+    with pytest.raises(StoreCorruptError, match="cannot be read"):
+        Chats(store).open("c")
+    store.close()
+    with TestClient(create_app(store_file, [CREW["path"]])) as client:
+        answer = client.get("/games/c")
+        assert (answer.status_code, answer.json()["code"]) == (500, "store_damaged")
