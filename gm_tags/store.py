@@ -347,7 +347,7 @@ def _check_before_opening(path: str) -> None:
         raise StoreError(f"{path}: cannot be read: {error}") from None
     except sqlite3.DatabaseError as error:
         raise StoreCorruptError(f"{path}: damaged: {error}") from None
-    if tables and not _OWN_TABLES <= tables:
+    if tables and not tables >= _OWN_TABLES:
         shown = ", ".join(sorted(tables))
         raise StoreError(
             f"{path}: another application's database (tables: {shown}); gm-tags opens only an "

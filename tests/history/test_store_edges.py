@@ -78,7 +78,7 @@ def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
 
 
 def test_a_store_in_a_folder_that_does_not_exist_is_said_so(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="folder .* does not exist"):
+    with pytest.raises(StoreError, match=r"folder .* does not exist"):
         SqliteStore(tmp_path / "missing" / "gm.sqlite")
 
 
@@ -153,7 +153,7 @@ def test_a_corrupted_page_is_said_so_with_the_integrity_check(store_file: Path) 
 def test_a_truncated_store_is_said_damaged(store_file: Path) -> None:
     data = store_file.read_bytes()
     store_file.write_bytes(data[: len(data) // 2 + 100])
-    with pytest.raises(StoreError, match="damaged|malformed"):
+    with pytest.raises(StoreError, match=r"damaged|malformed"):
         store = SqliteStore(store_file)
         Chats(store).open("c")
 
