@@ -1,7 +1,7 @@
-"""The `gm-tags` command line. `main(argv)` returns the exit code; printing happens only here.
+"""gm-tags: apply the command tags a language-model Game Master writes, and check rulesets.
 
-Exit codes: 0 all good, 1 something was refused, 2 a path could not be read or held no JSON
-(or the command line itself was wrong).
+Exit codes: 0 all good, 1 something was refused (a ruleset, a game document, a session step),
+2 a file could not be read or written, or the command line itself was wrong, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import argparse
 import functools
 import json
 import sys
+import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 from .settings import DEFAULT_DB
 
 # Each subcommand imports what it needs when it runs, so `--help` stays light.
-OK, REFUSED, UNREADABLE = 0, 1, 2
+OK, REFUSED, UNREADABLE, INTERRUPTED = 0, 1, 2, 130
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
@@ -91,19 +92,62 @@ def _apply(args: argparse.Namespace, out: TextIO) -> int:
     if args.write and not args.game:
         print("--write saves to the --game file; name one", file=sys.stderr)
         return UNREADABLE
+    if not args.ruleset:
+        print("apply needs --ruleset: without one every tag would be refused", file=sys.stderr)
+        return UNREADABLE
+    if args.game and not Path(args.game).exists() and not args.write:
+        print(
+            f"{args.game} does not exist; add --write to start a new game there",
+            file=sys.stderr,
+        )
+        return UNREADABLE
     game = _open_game(args)
-    reply = sys.stdin.read() if args.reply == "-" else _read_text(args.reply)
+    reply = _read_stdin() if args.reply == "-" else _read_text(args.reply)
     turn = game.apply_reply(reply)
+    if args.write:
+        # Written before anything is printed, whole or not at all.
+        _write_whole(args.game, json.dumps(turn.game.to_document(), indent=2, ensure_ascii=False))
     if args.json:
         print(json.dumps(turn.to_dict(), indent=2, ensure_ascii=False), file=out)
     else:
         out.write(turn.reply if turn.reply.endswith("\n") else turn.reply + "\n")
-    if args.write:
-        Path(args.game).write_text(
-            json.dumps(turn.game.to_document(), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
     return OK
+
+
+def _write_whole(path: str, text: str) -> None:
+    """`text` written to `path` whole or not at all: a temporary file in the same folder,
+    flushed to disk, then renamed over it."""
+    import os
+    import tempfile
+
+    from .errors import SourceError
+
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise SourceError(f"{path}: cannot be written: the folder {target.parent} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
+        ) as temporary:
+            temporary.write(text + "\n")
+            temporary.flush()
+            os.fsync(temporary.fileno())
+        os.replace(temporary.name, target)
+    except OSError as error:
+        Path(temporary.name).unlink(missing_ok=True)
+        raise SourceError(f"{path}: cannot be written: {error}") from None
+
+
+def _read_stdin() -> str:
+    from .errors import SourceError
+
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream handed in (tests, embedding)
+        return sys.stdin.read()
+    try:
+        return typing.cast(bytes, binary.read()).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SourceError(f"the reply on standard input is not UTF-8: {error}") from None
 
 
 @_reporting_input_errors
@@ -122,20 +166,23 @@ def _prompt(args: argparse.Namespace, out: TextIO) -> int:
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
     from .history import HistoryError
     from .replay import replay
-    from .store import Chats, SqliteStore
+    from .store import ChatExistsError, Chats, SqliteStore
 
     store = SqliteStore(args.db)
     try:
         chats = Chats(store)
-        for step in replay(Path(args.session), chats, args.chat):
+        for step in replay(Path(args.session), chats, args.chat, replace=args.replace):
             print(f"== {step.label} ==", file=out)
             if step.note:
                 print(f"   {step.note}", file=out)
             for receipt in step.turn.receipts if step.turn is not None else ():
                 print(f"   {receipt.tag}", file=out)
         print(f"saved to {args.db}", file=out)
+    except ChatExistsError as error:
+        print(f"{args.db}: {error}", file=sys.stderr)
+        return REFUSED
     except HistoryError as error:
-        print(f"{args.session}: {error}", file=sys.stderr)
+        print(error, file=sys.stderr)
         return REFUSED
     finally:
         store.close()
@@ -227,7 +274,7 @@ def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
     from .game import Game
 
     if path is None or not Path(path).exists():
-        return Game.new(ruleset)
+        return Game.new(ruleset)  # the callers have checked a new game is what was asked
     try:
         document = json.loads(_read_text(path))
     except json.JSONDecodeError as error:
@@ -244,9 +291,30 @@ def _read_text(path: str) -> str:
         raise SourceError(f"{path}: cannot be read: {error}") from None
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gm-tags")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line and exit code 2, never a traceback."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(UNREADABLE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gm-tags", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(
+        prog="gm-tags",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"gm-tags {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     validate = commands.add_parser("validate", help="check ruleset files or package folders")
     validate.add_argument("paths", nargs="+", metavar="PATH")
     validate.set_defaults(run=_validate)
@@ -258,9 +326,13 @@ def _parser() -> argparse.ArgumentParser:
     apply.add_argument(
         "reply", metavar="REPLY", help="a text file holding the reply, or - for stdin"
     )
-    apply.add_argument("--ruleset", metavar="PATH", help="ruleset file or package folder")
     apply.add_argument(
-        "--game", metavar="GAME.json", help="the game document to start from (new game if absent)"
+        "--ruleset", metavar="PATH", required=True, help="ruleset file or package folder"
+    )
+    apply.add_argument(
+        "--game",
+        metavar="GAME.json",
+        help="the game document to start from (with --write, a missing one starts a new game)",
     )
     apply.add_argument(
         "--json", action="store_true", help="print reply, narration, receipts and game as JSON"
@@ -289,6 +361,9 @@ def _parser() -> argparse.ArgumentParser:
     replay_command.add_argument(
         "--chat", help="the chat id to replay into (default: the session's)"
     )
+    replay_command.add_argument(
+        "--replace", action="store_true", help="replace a chat stored under the same id"
+    )
     replay_command.set_defaults(run=_replay)
     play = commands.add_parser("play", help="a chat on the command line, kept in the store")
     play.add_argument("--ruleset", metavar="PATH", help="ruleset file or package folder")
@@ -313,7 +388,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
-    code: int = args.run(args, out or sys.stdout)
+    try:
+        code: int = args.run(args, out or sys.stdout)
+    except KeyboardInterrupt:
+        print("gm-tags: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
     return code
 
 

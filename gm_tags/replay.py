@@ -30,7 +30,7 @@ from .game import Game
 from .history import Chat, HistoryError
 from .pipeline import Turn
 from .ruleset import load_ruleset
-from .store import Chats
+from .store import ChatExistsError, Chats
 
 
 @dataclass(frozen=True)
@@ -43,42 +43,65 @@ class Step:
     note: str = ""
 
 
-def read_session(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def read_session(path: Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """The session's header and its steps, each with the line it stands on."""
     try:
-        lines = [line for line in path.read_text("utf-8").splitlines() if line.strip()]
-        entries = [json.loads(line) for line in lines]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SourceError(f"{path}: cannot be read as JSON Lines: {error}") from None
-    if not entries or "ruleset" not in entries[0]:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(f"{path}: cannot be read: {error}") from None
+    entries: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise SourceError(f"{path}: line {number}: not JSON: {error.msg}") from None
+        if not isinstance(entry, dict):
+            raise SourceError(f"{path}: line {number}: a session line is a JSON object")
+        entries.append((number, entry))
+    if not entries or "ruleset" not in entries[0][1]:
         raise SourceError(f"{path}: the first line names the ruleset (and the game)")
-    return entries[0], entries[1:]
+    return entries[0][1], entries[1:]
 
 
-def replay(path: Path, chats: Chats, chat_id: str | None = None) -> Iterator[Step]:
-    """Replay a session into `chats` (a chat of that id is replaced), yielding each step."""
+def replay(
+    path: Path, chats: Chats, chat_id: str | None = None, *, replace: bool = False
+) -> Iterator[Step]:
+    """Replay a session into a chat of `chats`, yielding each step. The chat is written once,
+    whole, after the last step: a session that fails half-way leaves the store as it was. A
+    taken chat id is refused (`ChatExistsError`) unless `replace` is given."""
     header, steps = read_session(path)
     folder = path.parent
     ruleset_path = str((folder / header["ruleset"]).resolve())
     ruleset = load_ruleset(ruleset_path)
     if "game" in header:
-        document = json.loads((folder / header["game"]).read_text("utf-8"))
+        document = json.loads(_read(folder / header["game"]))
         start = Game.from_document(ruleset, document)
     else:
         start = Game.new(ruleset)
     name = chat_id or header.get("chat") or path.stem
-    chats.store.delete(name)  # forgetting a chat that is not there does nothing
-    chat = chats.create(name, {"path": ruleset_path}, start)
+    if not replace and name in chats.store.chat_ids():
+        raise ChatExistsError(f"a chat {name!r} exists already; add --replace to replace it")
+    chat = Chat(start)
     seed = header.get("seed")
-    for number, entry in enumerate(steps, start=1):
+    for number, (line, entry) in enumerate(steps, start=1):
         step_seed = f"{seed}:{number}" if seed is not None else None
         try:
             step = _step(chat, entry, step_seed)
-        except HistoryError as error:
+        except (HistoryError, SourceError) as error:
             kind = next(iter(entry), "?")
-            raise HistoryError(f"step {number} ({kind}): {error}") from None
-        chats.save(name, chat, step.chat)
+            raise type(error)(f"{path}: line {line} ({kind}): {error}") from None
         chat = step.chat
         yield step
+    chats.put(name, {"path": ruleset_path}, chat, replace=replace)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(f"{path}: cannot be read: {error}") from None
 
 
 def _step(chat: Chat, entry: dict[str, Any], seed: str | None) -> Step:

@@ -115,6 +115,8 @@ class Store(Protocol):
 
     def chat_ids(self) -> list[str]: ...
 
+    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
+
     def delete(self, chat_id: str) -> None: ...
 
     def close(self) -> None: ...
@@ -278,26 +280,53 @@ class SqliteStore:
         with self._transaction() as db:
             db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
             db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
-            for offset, message in enumerate(messages):
-                position = first + offset
+            self._insert_messages(db, chat_id, first, messages)
+
+    def _insert_messages(
+        self,
+        db: sqlite3.Connection,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+    ) -> None:
+        for offset, message in enumerate(messages):
+            position = first + offset
+            db.execute(
+                "INSERT INTO messages VALUES (?, ?, ?, ?)",
+                (chat_id, position, message.role, message.selected),
+            )
+            for number, swipe in enumerate(message.swipes):
                 db.execute(
-                    "INSERT INTO messages VALUES (?, ?, ?, ?)",
-                    (chat_id, position, message.role, message.selected),
+                    "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        chat_id,
+                        position,
+                        number,
+                        swipe["text"],
+                        swipe["reply"],
+                        swipe["narration"],
+                        json.dumps(swipe["receipts"], ensure_ascii=False),
+                        json.dumps(swipe["game"], ensure_ascii=False),
+                    ),
                 )
-                for number, swipe in enumerate(message.swipes):
-                    db.execute(
-                        "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            chat_id,
-                            position,
-                            number,
-                            swipe["text"],
-                            swipe["reply"],
-                            swipe["narration"],
-                            json.dumps(swipe["receipts"], ensure_ascii=False),
-                            json.dumps(swipe["game"], ensure_ascii=False),
-                        ),
-                    )
+
+    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
+        """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
+        `replace`, when the chat there is replaced."""
+        row = (
+            chat_id,
+            json.dumps(chat.ruleset, ensure_ascii=False),
+            json.dumps(chat.start, ensure_ascii=False),
+        )
+        try:
+            with self._transaction() as db:
+                if replace:
+                    for table in ("swipes", "messages", "chats"):
+                        db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
+                db.execute("INSERT INTO chats VALUES (?, ?, ?)", row)
+                self._insert_messages(db, chat_id, 0, chat.messages)
+        except sqlite3.IntegrityError:
+            raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
     def delete(self, chat_id: str) -> None:
         """Forget a chat and all its messages, in one transaction."""
@@ -381,6 +410,13 @@ class Chats:
     def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
         self.store.create(chat_id, ruleset, start.to_document())
         return Chat(start)
+
+    def put(self, chat_id: str, ruleset: dict[str, Any], chat: Chat, *, replace: bool) -> None:
+        """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
+        stored = StoredChat(
+            ruleset, chat.start.to_document(), tuple(_stored(m) for m in chat.messages)
+        )
+        self.store.put(chat_id, stored, replace=replace)
 
     def open(self, chat_id: str) -> Chat:
         try:

@@ -107,7 +107,53 @@ def test_a_step_that_cannot_be_taken_is_reported_with_exit_1(
     code, out = run("replay", str(session), "--db", str(tmp_path / "gm.sqlite"))
     assert code == 1
     assert "== player ==" in out
-    assert "step 2 (regenerate): the last message is not a reply" in capsys.readouterr().err
+    assert f"{session}: line 3 (regenerate): the last message is not a reply" in (
+        capsys.readouterr().err
+    )
+    assert SqliteStore(tmp_path / "gm.sqlite").chat_ids() == []  # nothing of it was stored
+
+
+def test_a_line_that_is_not_json_is_reported_with_its_line_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "bad.jsonl"
+    header = {"ruleset": str(FIXTURES / "rulesets" / "crew-of-shadows.json")}
+    session.write_text(json.dumps(header) + '\n\n{"user": "hello"}\n{"reply": oops}\n', "utf-8")
+    code, _ = run("replay", str(session), "--db", str(tmp_path / "gm.sqlite"))
+    assert code == 2
+    assert f"{session}: line 4: not JSON" in capsys.readouterr().err
+
+
+def test_a_taken_chat_id_is_refused_unless_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "gm.sqlite")
+    heist = str(FIXTURES / "sessions" / "heist.jsonl")
+    assert run("replay", heist, "--db", db)[0] == 0
+    before = Chats(SqliteStore(db)).open("heist").game.to_document()
+    code, _ = run("replay", heist, "--db", db)
+    assert code == 1
+    assert "exists already; add --replace" in capsys.readouterr().err
+    assert run("replay", heist, "--db", db, "--replace")[0] == 0
+    assert Chats(SqliteStore(db)).open("heist").game.to_document() == before
+
+
+def test_a_session_that_fails_half_way_leaves_the_chat_it_would_replace(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "gm.sqlite")
+    heist = FIXTURES / "sessions" / "heist.jsonl"
+    assert run("replay", str(heist), "--db", db)[0] == 0
+    before = Chats(SqliteStore(db)).open("heist").game.to_document()
+    broken = tmp_path / "heist.jsonl"
+    lines = heist.read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["ruleset"] = str((heist.parent / header["ruleset"]).resolve())
+    if "game" in header:
+        header["game"] = str((heist.parent / header["game"]).resolve())
+    broken.write_text("\n".join([json.dumps(header), *lines[1:3], '{"select": 9}']) + "\n", "utf-8")
+    assert run("replay", str(broken), "--db", db, "--replace")[0] == 1
+    assert Chats(SqliteStore(db)).open("heist").game.to_document() == before
 
 
 PLAY = """\
