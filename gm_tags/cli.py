@@ -67,10 +67,11 @@ def _reporting_input_errors(run: Command) -> Command:
     @functools.wraps(run)
     def guarded(args: argparse.Namespace, out: TextIO) -> int:
         from .errors import GameDocumentError, RulesetError, SourceError
+        from .history import HistoryError
 
         try:
             return run(args, out)
-        except (RulesetError, GameDocumentError) as error:
+        except (RulesetError, GameDocumentError, HistoryError) as error:
             print(error, file=sys.stderr)
             return REFUSED
         except SourceError as error:
@@ -256,6 +257,22 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
     return OK
 
 
+@_reporting_input_errors
+def _chats(args: argparse.Namespace, out: TextIO) -> int:
+    from .store import SqliteStore
+
+    if not Path(args.db).exists():
+        print(f"{args.db} does not exist: no chats", file=sys.stderr)
+        return UNREADABLE
+    store = SqliteStore(args.db)
+    try:
+        for chat_id in store.chat_ids():
+            print(chat_id, file=out)
+    finally:
+        store.close()
+    return OK
+
+
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
@@ -264,7 +281,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     except ImportError:
         print('gm-tags serve needs the serve extra: pip install "gm-tags[serve]"', file=sys.stderr)
         return UNREADABLE
-    app = create_app(args.db, args.ruleset or ())
+    app = create_app(args.db, args.ruleset or (), args.cors_origin or ())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return OK
 
@@ -371,6 +388,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     play.add_argument("--chat", default="play", help="the chat id (default: play)")
     play.set_defaults(run=_play)
+    chats = commands.add_parser("chats", help="list the chats kept in the store")
+    chats.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    chats.set_defaults(run=_chats)
     serve = commands.add_parser("serve", help="the HTTP service (needs gm-tags[serve])")
     serve.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     serve.add_argument(
@@ -382,6 +402,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="let browser pages from this origin call the service (repeat for more; none by "
+        "default)",
+    )
     serve.set_defaults(run=_reporting_input_errors(_serve))
     return parser
 

@@ -15,6 +15,7 @@ unchanged, so a document written by a newer build or by the Engine loses nothing
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -47,6 +48,9 @@ KNOWN_KEYS = (
 )
 PARTY_KEY = "$party"
 LIMIT = 1_000_000
+# Keys this build does not read are carried into every snapshot: at most this much of them, as
+# JSON (the Engine's own bound on a stored live blob).
+CARRIED_LIMIT = 64 * 1024
 
 Key = Annotated[str, Field(min_length=1, max_length=200)]
 Amount = Annotated[int, Field(ge=-LIMIT, le=LIMIT)]
@@ -187,6 +191,19 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         Clock(record.name, record.size, record.filled) for record in checked.clocks or ()
     )
     _no_shared_names(clocks)
+    carried = {key: value for key, value in data.items() if key not in KNOWN_KEYS}
+    carried_size = len(json.dumps(carried, ensure_ascii=False).encode("utf-8")) if carried else 0
+    if carried_size > CARRIED_LIMIT:
+        largest = max(carried, key=lambda key: len(json.dumps(carried[key], ensure_ascii=False)))
+        raise GameDocumentError(
+            [
+                Problem(
+                    largest,
+                    f"keys this build does not read hold {carried_size} bytes; at most "
+                    f"{CARRIED_LIMIT} are carried",
+                )
+            ]
+        )
     unknown = [
         Problem(f"rulesetLayers.{at}", f"the ruleset has no layer {layer!r}")
         for at, layer in enumerate(checked.layers)
@@ -204,7 +221,7 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         player=checked.player,
         live=MappingProxyType({key: LiveState.from_json(raw_live[key]) for key in checked.live}),
         clocks=clocks,
-        carried={key: value for key, value in data.items() if key not in KNOWN_KEYS},
+        carried=carried,
         layers=tuple(checked.layers),
         recent=tuple(checked.recent),
         rolled=tuple(checked.rolled),

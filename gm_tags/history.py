@@ -18,6 +18,7 @@ nothing is applied twice and nothing is lost, whatever order the steps come in.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -28,6 +29,28 @@ from .pipeline import Turn
 from .text import lone_surrogate
 
 Role = Literal["user", "reply", "event"]
+
+
+CHAT_ID_LIMIT = 100
+
+
+def chat_id_problem(chat_id: str) -> str | None:
+    """Why `chat_id` cannot name a chat, or None. An id is 1 to 100 letters (of any script),
+    digits, spaces, `-`, `_`, `.` and `:`, neither starting nor ending with a space or a dot,
+    so it can stand in a URL path and a file name as it is."""
+    if not chat_id or len(chat_id) > CHAT_ID_LIMIT:
+        return f"a chat id is 1 to {CHAT_ID_LIMIT} characters"
+    bad = next((c for c in chat_id if not (_word_character(c) or c in " -_.:")), None)
+    if bad is not None:
+        return f"a chat id holds letters, digits, spaces and - _ . : only, not {bad!r}"
+    if chat_id[0] in " ." or chat_id[-1] in " .":
+        return "a chat id neither starts nor ends with a space or a dot"
+    return None
+
+
+def _word_character(char: str) -> bool:
+    """A letter, a mark that belongs with one (Devanagari vowel signs), or a digit."""
+    return unicodedata.category(char)[0] in "LMN"
 
 
 class HistoryError(GmTagsError, ValueError):

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from .errors import GameDocumentError, GmTagsError, SourceError
 from .game import Game
-from .history import Chat, Message, Swipe
+from .history import Chat, HistoryError, Message, Swipe, chat_id_problem
 from .ruleset import Ruleset, load_ruleset
 from .settings import DEFAULT_DB
 
@@ -111,7 +111,9 @@ class Store(Protocol):
 
     def load(self, chat_id: str) -> StoredChat: ...
 
-    def write_tail(self, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None: ...
+    def write_tail(
+        self, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int = 0
+    ) -> None: ...
 
     def chat_ids(self) -> list[str]: ...
 
@@ -276,8 +278,30 @@ class SqliteStore:
             messages.append(StoredMessage(role, selected, swipes))
         return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages))
 
-    def write_tail(self, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None:
+    def write_tail(
+        self, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int = 0
+    ) -> None:
+        """Replace the messages from `first` on with `messages`, in one transaction. With
+        `kept`, the first message's first `kept` swipes are already stored as they are (a
+        regenerated reply adds a swipe): only its selection and its later swipes are written."""
         with self._transaction() as db:
+            if kept:
+                db.execute(
+                    "DELETE FROM swipes WHERE chat_id = ? AND "
+                    "(position > ? OR (position = ? AND swipe >= ?))",
+                    (chat_id, first, first, kept),
+                )
+                db.execute(
+                    "DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first)
+                )
+                head, *rest = messages
+                db.execute(
+                    "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
+                    (head.selected, chat_id, first),
+                )
+                self._insert_swipes(db, chat_id, first, head.swipes[kept:], kept)
+                self._insert_messages(db, chat_id, first + 1, rest)
+                return
             db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
             db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
             self._insert_messages(db, chat_id, first, messages)
@@ -295,20 +319,30 @@ class SqliteStore:
                 "INSERT INTO messages VALUES (?, ?, ?, ?)",
                 (chat_id, position, message.role, message.selected),
             )
-            for number, swipe in enumerate(message.swipes):
-                db.execute(
-                    "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        chat_id,
-                        position,
-                        number,
-                        swipe["text"],
-                        swipe["reply"],
-                        swipe["narration"],
-                        json.dumps(swipe["receipts"], ensure_ascii=False),
-                        json.dumps(swipe["game"], ensure_ascii=False),
-                    ),
-                )
+            self._insert_swipes(db, chat_id, position, message.swipes, 0)
+
+    def _insert_swipes(
+        self,
+        db: sqlite3.Connection,
+        chat_id: str,
+        position: int,
+        swipes: Sequence[dict[str, Any]],
+        first: int,
+    ) -> None:
+        for number, swipe in enumerate(swipes, start=first):
+            db.execute(
+                "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    chat_id,
+                    position,
+                    number,
+                    swipe["text"],
+                    swipe["reply"],
+                    swipe["narration"],
+                    json.dumps(swipe["receipts"], ensure_ascii=False),
+                    json.dumps(swipe["game"], ensure_ascii=False),
+                ),
+            )
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
         """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
@@ -408,11 +442,13 @@ class Chats:
         self._lock = threading.Lock()
 
     def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
+        _check_id(chat_id)
         self.store.create(chat_id, ruleset, start.to_document())
         return Chat(start)
 
     def put(self, chat_id: str, ruleset: dict[str, Any], chat: Chat, *, replace: bool) -> None:
         """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
+        _check_id(chat_id)
         stored = StoredChat(
             ruleset, chat.start.to_document(), tuple(_stored(m) for m in chat.messages)
         )
@@ -458,7 +494,19 @@ class Chats:
             first += 1
         if first == len(before.messages) == len(after.messages):
             return
-        self.store.write_tail(chat_id, first, [_stored(m) for m in after.messages[first:]])
+        kept = 0
+        if first < len(before.messages) and first < len(after.messages):
+            old, new = before.messages[first], after.messages[first]
+            if old.role == new.role:
+                # The swipes a step left as they were (a regenerate adds one, a selection none).
+                while (
+                    kept < min(len(old.swipes), len(new.swipes))
+                    and old.swipes[kept] is new.swipes[kept]
+                ):
+                    kept += 1
+        tail = after.messages[first:]
+        stored = [_stored(m, skip=kept if at == 0 else 0) for at, m in enumerate(tail)]
+        self.store.write_tail(chat_id, first, stored, kept)
 
     def _ruleset(self, source: dict[str, Any]) -> Ruleset:
         key = json.dumps(source, sort_keys=True)
@@ -468,11 +516,20 @@ class Chats:
             return self._rulesets[key]
 
 
-def _stored(message: Message) -> StoredMessage:
+def _check_id(chat_id: str) -> None:
+    problem = chat_id_problem(chat_id)
+    if problem:
+        raise HistoryError(f"{chat_id!r}: {problem}")
+
+
+def _stored(message: Message, *, skip: int = 0) -> StoredMessage:
+    """A message as the store keeps it; the first `skip` swipes (already stored) are left as
+    placeholders, never serialized again."""
     return StoredMessage(
         message.role,
         message.selected,
-        tuple(
+        tuple({} for _ in message.swipes[:skip])
+        + tuple(
             {
                 "text": swipe.text,
                 "reply": swipe.reply,
@@ -480,6 +537,6 @@ def _stored(message: Message) -> StoredMessage:
                 "receipts": list(swipe.receipts),
                 "game": swipe.game.to_document(),
             }
-            for swipe in message.swipes
+            for swipe in message.swipes[skip:]
         ),
     )

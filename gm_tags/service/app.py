@@ -6,6 +6,7 @@ Every refusal is answered with `{"code", "detail", "problems"}`; docs/service.md
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,12 +16,15 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import GameDocumentError, GmTagsError, Problem, RulesetError
 from ..game import Game
 from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.loader import MAX_FILE_BYTES
 from ..settings import DEFAULT_DB
 from ..store import (
     ChatExistsError,
@@ -33,7 +37,10 @@ from ..store import (
 )
 from .chats import ServedChats
 from .models import (
+    MAX_BODY_BYTES,
+    MAX_GAME_BYTES,
     ChatOut,
+    ChatsOut,
     EditOut,
     ErrorOut,
     GameIn,
@@ -113,9 +120,14 @@ def _chat_out(chat_id: str, chat: Chat) -> ChatOut:
     return ChatOut(chat_id=chat_id, game=chat.game.to_document(), messages=messages)
 
 
-def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ()) -> FastAPI:
+def create_app(
+    db: str | Path = DEFAULT_DB,
+    rulesets: Sequence[str | Path] = (),
+    cors_origins: Sequence[str] = (),
+) -> FastAPI:
     """The service over the store at `db`; `rulesets` (files or package folders) can be named
-    by id when creating a game. The store is closed when the app shuts down."""
+    by id when creating a game; browsers on `cors_origins` may call it (none by default). The
+    store is closed when the app shuts down."""
     installed: dict[str, tuple[str, Ruleset]] = {}
     for path in rulesets:
         ruleset = load_ruleset(path)
@@ -138,6 +150,14 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     )
 
     app.state.chats = served
+    if cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Content-Type", "Authorization"],
+        )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     _install_error_handlers(app)
 
@@ -148,6 +168,7 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
     @app.post("/rulesets/validate", responses=ERRORS)
     def validate_ruleset(ruleset: dict[str, Any]) -> ValidOut:
         """Check a ruleset (the JSON of a ruleset file) completely: 422 with every problem."""
+        _within("ruleset", ruleset, MAX_FILE_BYTES)
         checked = load_ruleset(ruleset)
         return ValidOut(ok=True, id=checked.id, name=checked.name)
 
@@ -162,10 +183,17 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
             path, ruleset = installed[body.ruleset_id]
             source: dict[str, object] = {"path": path}
         else:
+            _within("ruleset", body.ruleset, MAX_FILE_BYTES)
             ruleset, source = load_ruleset(body.ruleset or {}), {"json": body.ruleset}
+        _within("game", body.game, MAX_GAME_BYTES)
         start = Game.from_document(ruleset, body.game) if body.game else Game.new(ruleset)
         chat_id = served.create(body.chat_id, source, start)
         return _chat_out(chat_id, served.read(chat_id))
+
+    @app.get("/games", responses=ERRORS)
+    def list_games() -> ChatsOut:
+        """The ids of every chat in the store, in order."""
+        return ChatsOut(chats=served.chat_ids())
 
     @app.get("/games/{chat_id}", responses=ERRORS)
     def read_game(chat_id: str) -> ChatOut:
@@ -285,6 +313,57 @@ def create_app(db: str | Path = DEFAULT_DB, rulesets: Sequence[str | Path] = ())
         return SkillCheckOut(result=result)
 
     return app
+
+
+def _within(what: str, value: object, limit: int) -> None:
+    """Refuse (413, `{what}_too_large`) a JSON value over `limit` bytes."""
+    if value is None:
+        return
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    if size > limit:
+        raise Refused(413, f"{what}_too_large", f"the {what} is {size} bytes; at most {limit}")
+
+
+class BodyLimit:
+    """Refuse a request body over `limit` bytes with 413 `request_too_large`, counting as it
+    arrives (a body without a Content-Length is counted too) and reading no more of it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        seen, over = 0, False
+
+        async def counted() -> Message:
+            # Past the limit the body is cut short here, and the answer below is the refusal.
+            nonlocal seen, over
+            if over:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                over = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            return message
+
+        async def unless_over(message: Message) -> None:
+            if not over:
+                await send(message)
+
+        await self.app(scope, counted, unless_over)
+        if over:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"the request body is over {self.limit} bytes"
+        await _error(413, "request_too_large", detail)(scope, receive, send)
 
 
 def _install_error_handlers(app: FastAPI) -> None:

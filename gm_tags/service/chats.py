@@ -96,6 +96,9 @@ class ServedChats:
             self._hold(chat_id, self.chats.create(chat_id, dict(source), start))
         return chat_id
 
+    def chat_ids(self) -> list[str]:
+        return self.chats.store.chat_ids()
+
     def read(self, chat_id: str) -> Chat:
         with self._holding(chat_id) as chat:
             return chat

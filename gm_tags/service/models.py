@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-# Bounds on what a request may carry, so no request can make the service hold unbounded text.
+from ..history import chat_id_problem
+
+# Bounds on what a request may carry, so no request can make the service hold unbounded text
+# (docs/service.md lists them).
+MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_REPLY = 256_000
 MAX_NAME = 200
-ChatId = Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^/\x00-\x1f]+$")
-Seed = int | str | None
+MAX_GAME_BYTES = 512 * 1024
+Seed = (
+    Annotated[int, Field(ge=-(2**63), lt=2**63)] | Annotated[str, Field(max_length=MAX_NAME)] | None
+)
+
+
+def _chat_id(chat_id: str) -> str:
+    problem = chat_id_problem(chat_id)
+    if problem:
+        raise ValueError(problem)
+    return chat_id
+
+
+ChatId = Annotated[str, AfterValidator(_chat_id)]
 
 
 class Strict(BaseModel):
@@ -40,7 +56,7 @@ class GameIn(Strict):
     """A new game: its ruleset (inline JSON, or the id of one the server was started with) and
     the game document it starts from (a new game when absent)."""
 
-    chat_id: str | None = Field(default=None, alias="chatId", min_length=1, max_length=MAX_NAME)
+    chat_id: ChatId | None = Field(default=None, alias="chatId")
     ruleset: dict[str, Any] | None = None
     ruleset_id: str | None = Field(default=None, alias="rulesetId", max_length=MAX_NAME)
     game: dict[str, Any] | None = None
@@ -126,6 +142,12 @@ class ChatOut(BaseModel):
     chat_id: str = Field(serialization_alias="chatId")
     game: dict[str, Any]
     messages: list[MessageOut]
+
+
+class ChatsOut(BaseModel):
+    """The chats in the store, by id."""
+
+    chats: list[str]
 
 
 class EditOut(BaseModel):
