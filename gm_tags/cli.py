@@ -279,7 +279,10 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
         from .service import create_app
     except ImportError:
-        print('gm-tags serve needs the serve extra: pip install "gm-tags[serve]"', file=sys.stderr)
+        print(
+            'gm-tags serve needs the serve extra: from the project folder, pip install ".[serve]"',
+            file=sys.stderr,
+        )
         return UNREADABLE
     app = create_app(args.db, args.ruleset or (), args.cors_origin or ())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
