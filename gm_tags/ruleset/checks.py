@@ -501,11 +501,13 @@ class SheetChecks(Reporter):
             self.report(
                 (*path, "extra"), "extra lengthens a track with named levels; this track has boxes"
             )
+        constant = track.max.const if isinstance(track.max, ValueRef) else track.max
         if isinstance(track.max, ValueRef):
             self.ref(track.max, (*path, "max"))
             self.no_live_read(track.max, (*path, "max"), f"track {track.id!r}'s max")
-        elif not 1 <= track.max <= 64:
-            self.report((*path, "max"), f"found {track.max}; a track of boxes has 1 to 64")
+        if constant is not None and not 1 <= constant <= 64:
+            at = (*path, "max") if not isinstance(track.max, ValueRef) else (*path, "max", "const")
+            self.report(at, f"found {constant}; a track of boxes has 1 to 64")
         if track.boxes is not None and track.boxes.penalty is not None:
             at = (*path, "boxes", "penalty", "table")
             self.ascending(track.boxes.penalty.table, at)

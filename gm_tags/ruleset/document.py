@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, Tag, model_validator
+from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, Number, SheetId, Strict, length, shape
 from .refs import REF_KINDS, ValueRef
@@ -162,11 +162,12 @@ class Clocks(Strict):
     max: Annotated[int, Field(ge=1, le=12)] = 8
     text: ShortText | None = None
 
-    @model_validator(mode="after")
-    def _unique_sizes(self) -> Clocks:
-        if len(set(self.sizes)) != len(self.sizes):
-            raise ValueError(f"sizes must be unique, found {self.sizes}")
-        return self
+    @field_validator("sizes")
+    @classmethod
+    def _unique_sizes(cls, sizes: list[int]) -> list[int]:
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"sizes must be unique, found {sizes}")
+        return sizes
 
 
 class Advancement(Strict):
