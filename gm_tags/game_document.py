@@ -45,6 +45,7 @@ KNOWN_KEYS = (
     "rulesetLive",
     "rulesetClocks",
     "rulesetLayers",
+    "gameRuleset",
 )
 PARTY_KEY = "$party"
 LIMIT = 1_000_000
@@ -141,6 +142,14 @@ class DiceRecord(_Shape):
     seed: Annotated[int, Field(ge=0, lt=2**63)] = 0
 
 
+class RulesetRecord(_Open):
+    """Which ruleset the game belongs to: its id, name and content fingerprint."""
+
+    id: Annotated[str, Field(min_length=1, max_length=200)]
+    name: Annotated[str, Field(max_length=200)] = ""
+    fingerprint: Annotated[str, Field(max_length=64)] = ""
+
+
 class GameDocument(_Open):
     model_config = ConfigDict(populate_by_name=True)
 
@@ -159,6 +168,7 @@ class GameDocument(_Open):
     party_revision: Annotated[int, Field(ge=0)] = Field(default=0, alias="gamePartySheetRevision")
     dice: DiceRecord | None = Field(default=None, alias="gameDice")
     turn: Annotated[int, Field(ge=0)] = Field(default=0, alias="gameTurn")
+    ruleset: RulesetRecord | None = Field(default=None, alias="gameRuleset")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +186,7 @@ class ReadDocument:
     turn: int
     party_sheet: Build | None
     party_revision: int
+    ruleset: RulesetRecord | None = None
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -234,6 +245,7 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
             else None
         ),
         party_revision=checked.party_revision,
+        ruleset=checked.ruleset,
     )
 
 

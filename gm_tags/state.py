@@ -23,7 +23,7 @@ from typing import Any, Generic, Self, TypeVar
 from .dice import Dice
 from .engine.clocks import Clock
 from .engine.pools import PoolSlot
-from .errors import GmTagsError
+from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
 from .names import normalize_name
 from .party import party_of, party_pools, party_value, with_members
@@ -257,6 +257,17 @@ class GameState(StateReads):
     def from_document(cls, ruleset: Ruleset | None, document: Mapping[str, Any]) -> Self:
         """A game from its JSON document; raises `GameDocumentError` listing every problem."""
         read = read_document(document, layer_ids(ruleset))
+        belongs = read.ruleset
+        if ruleset is not None and belongs is not None and belongs.id != ruleset.id:
+            raise GameDocumentError(
+                [
+                    Problem(
+                        "gameRuleset.id",
+                        f"this game belongs to the ruleset {belongs.name or belongs.id!r} "
+                        f"({belongs.id}), not {ruleset.name!r} ({ruleset.id})",
+                    )
+                ]
+            )
         carried = {key: copy.deepcopy(value) for key, value in read.carried.items()}
         return cls(
             ruleset,
@@ -279,6 +290,12 @@ class GameState(StateReads):
         """The game as a JSON-ready document. Live state is stored sparsely, and keys with
         nothing in them are left out."""
         document = {key: copy.deepcopy(value) for key, value in self.carried.items()}
+        if self.ruleset is not None:
+            document["gameRuleset"] = {
+                "id": self.ruleset.id,
+                "name": self.ruleset.name,
+                "fingerprint": self.ruleset.fingerprint,
+            }
         if self.characters:
             document["gameCharacterCards"] = [character.to_card() for character in self.characters]
         if self.player is not None:

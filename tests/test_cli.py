@@ -115,7 +115,8 @@ def test_apply_write_saves_the_game_and_reads_stdin(
     code, out = run("apply", "--ruleset", CREW, "--game", str(game), "--write", "-")
     assert (code, out) == (0, '[clock: name="Heat" tick="3" result="ok" now="3/4"]\n')
     saved = json.loads(game.read_text("utf-8"))
-    assert saved == {"rulesetClocks": [{"name": "Heat", "size": 4, "filled": 3}]}
+    assert saved["rulesetClocks"] == [{"name": "Heat", "size": 4, "filled": 3}]
+    assert saved["gameRuleset"]["id"] == "crew-of-shadows"
 
 
 def test_apply_refuses_a_bad_game_document_listing_its_problems(

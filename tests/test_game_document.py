@@ -24,7 +24,8 @@ def test_clocks_are_stored_as_ruleset_clocks_and_read_back(crew: Ruleset) -> Non
         .game
     )
     document = json.loads(json.dumps(game.to_document()))
-    assert document == {"rulesetClocks": [{"name": "Heat", "size": 4, "filled": 3}]}
+    assert document["rulesetClocks"] == [{"name": "Heat", "size": 4, "filled": 3}]
+    assert set(document) == {"rulesetClocks", "gameRuleset"}
     assert Game.from_document(crew, document).clocks == (Clock("Heat", 4, 3),)
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -56,6 +57,21 @@ class Ruleset:
     index: SheetIndex
     manifest: Manifest | None = None
     source: str | None = None
+    # The JSON that was validated (a package's catalogs read in), kept so the ruleset itself can
+    # be stored beside the games played with it.
+    data: Any = None
+
+    @functools.cached_property
+    def document(self) -> dict[str, Any]:
+        """The ruleset as it can be stored and loaded again (`load_stored`)."""
+        manifest = self.manifest.model_dump(by_alias=True) if self.manifest else None
+        return {"ruleset": self.data, "manifest": manifest}
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """What the ruleset's content is known by: a hash of its stored document."""
+        canonical = json.dumps(self.document, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
     @property
     def id(self) -> str:
@@ -94,7 +110,17 @@ def validate(data: Any, *, source: str | None = None, manifest: Manifest | None 
         problems.extend(gate(definition, manifest.capability_api.minor, manifest.schema_version))
     if problems:
         raise RulesetError(problems, source)
-    return Ruleset(definition, index, manifest, source)
+    return Ruleset(definition, index, manifest, source, data)
+
+
+def load_stored(document: dict[str, Any]) -> Ruleset:
+    """A ruleset from its stored document (`Ruleset.document`), checked again as at import."""
+    manifest = document.get("manifest")
+    return validate(
+        document["ruleset"],
+        source="<stored>",
+        manifest=Manifest.model_validate(manifest) if manifest is not None else None,
+    )
 
 
 def _read_json(path: Path) -> Any:

@@ -55,7 +55,34 @@ def test_unknown_keys_of_a_card_and_of_a_live_state_are_carried(ember: Ruleset) 
         "gamePartySheet": {"coin": 3},
     }
     game = Game.from_document(ember, document)
-    assert game.to_document() == document
+    assert game.to_document() == {**document, "gameRuleset": record(ember)}
+
+
+def record(ruleset: Ruleset) -> dict[str, str]:
+    return {"id": ruleset.id, "name": ruleset.name, "fingerprint": ruleset.fingerprint}
+
+
+def test_a_game_records_its_ruleset_and_refuses_another(ember: Ruleset, fifth: Ruleset) -> None:
+    document = Game.new(ember).to_document()
+    assert document["gameRuleset"] == record(ember)
+    assert Game.from_document(ember, document).to_document() == document
+    with pytest.raises(GameDocumentError) as refused:
+        Game.from_document(fifth, document)
+    (problem,) = refused.value.problems
+    assert problem.path == "gameRuleset.id"
+    assert problem.message == (
+        f"this game belongs to the ruleset {ember.name!r} ({ember.id}), "
+        f"not {fifth.name!r} ({fifth.id})"
+    )
+
+
+def test_the_fingerprint_follows_the_content(ember: Ruleset) -> None:
+    from gm_tags.ruleset.loader import load_stored
+
+    again = load_stored(ember.document)
+    assert again.fingerprint == ember.fingerprint
+    changed = load_stored({**ember.document, "ruleset": {**ember.data, "version": 99}})
+    assert changed.fingerprint != ember.fingerprint
 
 
 @pytest.mark.parametrize(
