@@ -210,6 +210,18 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
     name = args.chat
     if name in chats.store.chat_ids():
         chat = chats.open(name)
+        if args.ruleset:
+            from .ruleset import load_ruleset
+
+            given, kept = load_ruleset(args.ruleset), chat.start.ruleset
+            if kept is not None and given.fingerprint != kept.fingerprint:
+                print(
+                    f"chat {name!r} plays {kept.name!r} ({kept.id}, {kept.fingerprint}); "
+                    f"--ruleset is {given.name!r} ({given.id}, {given.fingerprint}): start "
+                    "another chat with --chat, or leave --ruleset out to go on with this one",
+                    file=sys.stderr,
+                )
+                return REFUSED
     else:
         ruleset_source = {"path": str(Path(args.ruleset).resolve())} if args.ruleset else None
         if ruleset_source is None:

@@ -23,6 +23,7 @@ from .errors import GameDocumentError, GmTagsError, SourceError
 from .game import Game
 from .history import Chat, HistoryError, Message, Swipe, chat_id_problem
 from .ruleset import Ruleset, load_ruleset
+from .ruleset.loader import load_stored
 from .settings import DEFAULT_DB
 
 MIGRATIONS: Sequence[str] = (
@@ -49,6 +50,15 @@ MIGRATIONS: Sequence[str] = (
         receipts TEXT NOT NULL,
         game TEXT NOT NULL,
         PRIMARY KEY (chat_id, position, swipe)
+    );
+    """,
+    # The rulesets chats are played with, kept whole (by content fingerprint), so a chat opens
+    # wherever the store goes, whatever became of the ruleset's file.
+    """
+    CREATE TABLE rulesets (
+        fingerprint TEXT PRIMARY KEY,
+        ruleset_id TEXT NOT NULL,
+        document TEXT NOT NULL
     );
     """,
 )
@@ -118,6 +128,10 @@ class Store(Protocol):
     def chat_ids(self) -> list[str]: ...
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
+
+    def keep_ruleset(self, fingerprint: str, ruleset_id: str, document: dict[str, Any]) -> None: ...
+
+    def kept_ruleset(self, fingerprint: str) -> dict[str, Any] | None: ...
 
     def delete(self, chat_id: str) -> None: ...
 
@@ -362,6 +376,29 @@ class SqliteStore:
         except sqlite3.IntegrityError:
             raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
+    def keep_ruleset(self, fingerprint: str, ruleset_id: str, document: dict[str, Any]) -> None:
+        """Keep a ruleset's document under its fingerprint (once: the content is the key)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO rulesets VALUES (?, ?, ?)",
+                (fingerprint, ruleset_id, json.dumps(document, ensure_ascii=False)),
+            )
+
+    def kept_ruleset(self, fingerprint: str) -> dict[str, Any] | None:
+        with self._lock, self._errors_said():
+            row = self._connection.execute(
+                "SELECT document FROM rulesets WHERE fingerprint = ?", (fingerprint,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            document: dict[str, Any] = json.loads(row[0])
+        except ValueError as error:
+            raise StoreCorruptError(
+                f"{self.path}: ruleset {fingerprint} cannot be read: {error}"
+            ) from None
+        return document
+
     def delete(self, chat_id: str) -> None:
         """Forget a chat and all its messages, in one transaction."""
         with self._transaction() as db:
@@ -443,14 +480,26 @@ class Chats:
 
     def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
         _check_id(chat_id)
-        self.store.create(chat_id, ruleset, start.to_document())
+        self.store.create(chat_id, self._kept(ruleset, start), start.to_document())
         return Chat(start)
+
+    def _kept(self, source: dict[str, Any], start: Game) -> dict[str, Any]:
+        """The ruleset as a chat records it: where it came from, and its fingerprint in the
+        store's own copy."""
+        if start.ruleset is None:
+            return source
+        ruleset = start.ruleset
+        self.store.keep_ruleset(ruleset.fingerprint, ruleset.id, ruleset.document)
+        where = {key: value for key, value in source.items() if key == "path"}
+        return {"id": ruleset.id, "fingerprint": ruleset.fingerprint, **where}
 
     def put(self, chat_id: str, ruleset: dict[str, Any], chat: Chat, *, replace: bool) -> None:
         """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
         _check_id(chat_id)
         stored = StoredChat(
-            ruleset, chat.start.to_document(), tuple(_stored(m) for m in chat.messages)
+            self._kept(ruleset, chat.start),
+            chat.start.to_document(),
+            tuple(_stored(m) for m in chat.messages),
         )
         self.store.put(chat_id, stored, replace=replace)
 
@@ -512,7 +561,14 @@ class Chats:
         key = json.dumps(source, sort_keys=True)
         with self._lock:
             if key not in self._rulesets:
-                self._rulesets[key] = ruleset_from(source)
+                kept = (
+                    self.store.kept_ruleset(source["fingerprint"])
+                    if "fingerprint" in source
+                    else None
+                )
+                self._rulesets[key] = (
+                    load_stored(kept) if kept is not None else ruleset_from(source)
+                )
             return self._rulesets[key]
 
 

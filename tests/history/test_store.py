@@ -3,13 +3,15 @@ files it must not touch."""
 
 from __future__ import annotations
 
+import io
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gm_tags import Game
+from gm_tags import Game, load_ruleset
 from gm_tags import store as store_module
 from gm_tags.cli import main
 from gm_tags.store import MIGRATIONS, Chats, SqliteStore, StoreError
@@ -64,7 +66,7 @@ def test_a_migration_that_fails_leaves_the_store_as_it_was(
     store.close()
     broken = (*MIGRATIONS, "CREATE TABLE notes (note TEXT); CREATE TABLE chats (again TEXT)")
     monkeypatch.setattr(store_module, "MIGRATIONS", broken)
-    with pytest.raises(StoreError, match="migrating to store schema 2 failed"):
+    with pytest.raises(StoreError, match=f"migrating to store schema {len(broken)} failed"):
         SqliteStore(path)
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
     reopened = SqliteStore(path)
@@ -127,3 +129,57 @@ def test_a_step_that_fails_while_being_written_leaves_the_last_one_whole(
     stored = Chats(reopened).open("c")
     reopened.close()
     assert len(stored.messages) == 1 and stored.game.clocks[0].filled == 2
+
+
+def test_a_chat_opens_after_its_ruleset_file_moved(tmp_path: Path) -> None:
+    ruleset_file = tmp_path / "crew.json"
+    ruleset_file.write_bytes((FIXTURES / "rulesets" / "crew-of-shadows.json").read_bytes())
+    store = SqliteStore(tmp_path / "gm.sqlite")
+    chats = Chats(store)
+    start = Game.new(load_ruleset(ruleset_file))
+    chat = chats.create("c", {"path": str(ruleset_file)}, start)
+    after, _ = chat.reply('[clock: name="Plan" size="8"]')
+    chats.save("c", chat, after)
+    store.close()
+    ruleset_file.unlink()  # moved away, or edited beyond recognition
+
+    reopened = SqliteStore(tmp_path / "gm.sqlite")
+    chat = Chats(reopened).open("c")
+    assert chat.game.clocks[0].name == "Plan"
+    assert (
+        chat.game.ruleset is not None and chat.game.ruleset.fingerprint == start.ruleset.fingerprint
+    )
+    reopened.close()
+
+
+def test_play_refuses_to_resume_a_chat_with_another_ruleset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "gm.sqlite")
+    crew = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
+    fifth = str(FIXTURES / "rulesets" / "fifth-age.json")
+    monkeypatch.setattr("sys.stdin", io.StringIO("/quit\n"))
+    assert main(["play", "--ruleset", crew, "--db", db, "--chat", "c"], out=io.StringIO()) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("/quit\n"))
+    code = main(["play", "--ruleset", fifth, "--db", db, "--chat", "c"], out=io.StringIO())
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "'Crew of Shadows' (crew-of-shadows" in err and "'Fifth Age' (fifth-age" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("/quit\n"))
+    assert main(["play", "--db", db, "--chat", "c"], out=io.StringIO()) == 0
+
+
+def test_a_store_of_schema_1_is_migrated_and_its_chats_open_from_their_ruleset_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "gm.sqlite"
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:1])
+    store = SqliteStore(path)
+    with store._transaction() as db:  # a chat as schema 1 stored it: the ruleset by path only
+        db.execute("INSERT INTO chats VALUES ('old', ?, '{}')", (json.dumps(CREW),))
+    store.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
+    migrated = SqliteStore(path)
+    assert migrated.schema_version == len(MIGRATIONS)
+    assert Chats(migrated).open("old").game.ruleset is not None
+    migrated.close()
