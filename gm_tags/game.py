@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .checks.record import CheckRecord, CheckRequest
-from .checks.run import Untrained, roll_check, unknown_difficulty
+from .checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
 from .commands.sheet import RestCommand, SheetCommand
 from .dice import Dice
 from .engine.outcome import Outcome
@@ -32,6 +32,7 @@ from .sheet.pickers import StateChoice, state_choices
 from .state import GameState, UnknownCharacterError, layer_ids, removed_values
 
 __all__ = [
+    "CheckNamesNothingError",
     "CheckRefused",
     "ColumnRoll",
     "Game",
@@ -74,6 +75,15 @@ class CheckRefused(GmTagsError):
     def __init__(self, skill: str, who: str | None) -> None:
         self.skill, self.who = skill, who
         super().__init__(f"{who or 'the character'} cannot attempt {skill} untrained")
+
+
+class CheckNamesNothingError(GmTagsError):
+    """A check on a dice-pool ruleset whose `who` or `skill` names nothing. `code` is
+    `unknown_character` or `unknown_skill`, which an HTTP layer answers with a 400."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = reason.replace("-", "_")
 
 
 class UnknownDifficultyError(GmTagsError):
@@ -149,6 +159,9 @@ class Game(GameState):
             character: Character | None = self.character(who)
         except UnknownCharacterError:
             character = None
+        nothing = names_nothing(self.ruleset, request, character, [c.name for c in self.characters])
+        if nothing:
+            raise CheckNamesNothingError(*nothing)
         live = self.live_of(character) if character is not None else LiveState()
         record, _ = roll_check(self.ruleset, character, live, request, self.dice_for_reply(seed))
         if isinstance(record, Untrained):

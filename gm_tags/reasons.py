@@ -42,6 +42,7 @@ class Reason(StrEnum):
     # Checks.
     UNTRAINED = "untrained"
     UNKNOWN_DIFFICULTY = "unknown-difficulty"
+    UNKNOWN_SKILL = "unknown-skill"
     # Progress clocks.
     NO_CLOCKS = "no-clocks"
     BAD_NAME = "bad-name"

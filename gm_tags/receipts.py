@@ -10,7 +10,7 @@ from .text import NOW_LIMIT, clean
 
 # Refusals whose line in the next reminder carries the detail, because the model cannot write
 # the command right without it (where a tag could not be read, the labels a difficulty may name).
-_EXPLAINED = frozenset({Reason.MALFORMED, Reason.UNKNOWN_DIFFICULTY})
+_EXPLAINED = frozenset({Reason.MALFORMED, Reason.UNKNOWN_DIFFICULTY, Reason.UNKNOWN_SKILL})
 
 
 class Receipt(NamedTuple):

@@ -128,6 +128,33 @@ def unknown_difficulty(resolution: Any, request: CheckRequest) -> str | None:
     )
 
 
+def names_nothing(
+    ruleset: Ruleset, request: CheckRequest, found: Character | None, characters: list[str]
+) -> tuple[str, str] | None:
+    """On a dice-pool ruleset, why a check cannot be rolled because it names nothing: its
+    `who=` matches no character, or its `skill=` no skill, save or ability (kebab-case code and
+    detail). Either would throw no dice and fail, unexplained; on a sum the Engine rolls plain
+    dice with no modifier, and so do we."""
+    if not isinstance(ruleset.definition.resolution, DicePool):
+        return None
+    if request.who is not None and found is None:
+        known = ", ".join(characters) or "none"
+        return (
+            "unknown-character",
+            f"no character is named {request.who!r}; the characters: {known}",
+        )
+    if resolve_target(ruleset, request.skill).kind == "none":
+        sheet = ruleset.definition.sheet
+        offered = [
+            str(entry.label)
+            for group in (sheet.skills, sheet.saves, sheet.abilities)
+            for entry in group
+        ]
+        shown = ", ".join(offered[:12]) + (", ..." if len(offered) > 12 else "")
+        return "unknown-skill", f"no skill, save or ability is named {request.skill!r}: {shown}"
+    return None
+
+
 def _difficulty(resolution: Any, request: CheckRequest) -> tuple[int, str | None, int | None]:
     """The dc (a dc the model wrote wins over a ladder label), the label used, and on a pool the
     per-die target the ladder step sets."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from ..checks.record import CheckRecord
-from ..checks.run import Untrained, roll_check, unknown_difficulty
+from ..checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
 from ..commands.check import CheckCommand
 from ..dice import Dice
 from ..reasons import Reason
@@ -18,8 +18,8 @@ State = TypeVar("State", bound=StateReads)
 
 
 def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Outcome]:
-    """A character nobody can name rolls plain dice with no modifier: a check is never refused
-    for its `who=`, and never guesses a sheet."""
+    """A character nobody can name rolls plain dice with no modifier on a sum (never a guessed
+    sheet); on a dice pool, where that would throw no dice, a check naming nothing is refused."""
     if game.ruleset is None:
         return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
     unknown = unknown_difficulty(game.ruleset.definition.resolution, command.check)
@@ -29,6 +29,11 @@ def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Ou
         character = game.character(command.check.who)
     except LookupError:
         character = None
+    nothing = names_nothing(
+        game.ruleset, command.check, character, [c.name for c in game.characters]
+    )
+    if nothing:
+        return game, Outcome.refused(Reason(nothing[0]), nothing[1])
     live = game.live_of(character) if character is not None else LiveState()
     result, changed = roll_check(game.ruleset, character, live, command.check, dice)
     if character is not None and changed is not live:

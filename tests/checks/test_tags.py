@@ -8,6 +8,7 @@ import re
 import pytest
 
 from gm_tags import Game, Reason, Ruleset
+from tests.fuzzing import fixture_game
 from tests.sheet.conftest import one
 
 SNEAK = '[skill_check: skill="Sneak" dc="8"]'
@@ -144,3 +145,29 @@ def test_advantage_can_be_a_bare_word(fifth: Ruleset) -> None:
         one(fifth).apply_reply('[skill_check: skill="Stealth" dc="15" advantage]', seed=2).receipts
     )
     assert 'mode="advantage"' in receipt.tag and receipt.tag.count("|") == 1
+
+
+@pytest.mark.parametrize(
+    ("tag", "reason", "names"),
+    [
+        ('[skill_check: skill="Wrestel" dc="1"]', "unknown-skill", ["Wrestle", "Ward"]),
+        ('[skill_check: who="Wrne" skill="Wrestle" dc="1"]', "unknown-character", ["Wren"]),
+    ],
+)
+def test_a_pool_check_naming_nothing_is_refused_with_what_it_could_name(
+    gravewatch: Ruleset, tag: str, reason: str, names: list[str]
+) -> None:
+    game = Game.new(gravewatch, {"Wren": {}})
+    turn = game.apply_reply(tag)
+    receipt = turn.receipts[0]
+    assert receipt.reason == reason
+    assert all(name in receipt.detail for name in names)
+    assert "rolls=" not in receipt.tag
+
+
+def test_a_sum_check_naming_nothing_rolls_plain_dice_as_the_engine_does() -> None:
+    game = fixture_game("reference/ember-roads.json", "ember-roads.json")
+    known = game.apply_reply('[skill_check: skill="Sneak" dc="10"]', seed=1).receipts[0]
+    misspelled = game.apply_reply('[skill_check: skill="Snaek" dc="10"]', seed=1).receipts[0]
+    assert 'modifier="3"' in known.tag
+    assert misspelled.ok and 'modifier="0"' in misspelled.tag
