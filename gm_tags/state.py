@@ -60,6 +60,13 @@ class UnknownCharacterError(GmTagsError, LookupError):
     """A name that matches no character, or more than one."""
 
 
+def no_player(state: StateReads) -> str:
+    """Why a command without `who=` names nobody."""
+    if state.player is not None and state.characters:
+        return f"the player {state.player!r} is no character of this game; name one with who="
+    return "this game has no characters"
+
+
 class StateReads(ABC):
     """What the engine and the prompt read of a state, and the changes they ask of it: a
     `GameState` answers a change with a new state, a `Draft` makes it in place."""
@@ -76,12 +83,11 @@ class StateReads(ABC):
 
     @property
     def player_character(self) -> Character | None:
-        """The card a command without `who=` means: the one named `player`, else the first."""
+        """The card a command without `who=` means: the one named `player`, else the first. A
+        `player` that names no card means none (never a guess at the first)."""
         if self.player is not None:
             key = normalize_name(self.player)
-            named = next((c for c in self.characters if c.key == key), None)
-            if named is not None:
-                return named
+            return next((c for c in self.characters if c.key == key), None)
         return self.characters[0] if self.characters else None
 
     def character(self, who: str | None = None) -> Character:
@@ -90,7 +96,7 @@ class StateReads(ABC):
         if who is None:
             found = self.player_character
             if found is None:
-                raise UnknownCharacterError("this game has no characters")
+                raise UnknownCharacterError(no_player(self))
             return found
         key = normalize_name(who)
         matches = [character for character in self.characters if character.key == key]

@@ -48,7 +48,9 @@ def roll_pool(
     double_from = _face(resolution.double, request.double, sides)
     faces = dice.roll(size, sides) if size > 0 else []
     rerolled = 0
-    named = next((r for r in resolution.reroll or () if r.id == request.reroll), None)
+    # A re-throw is named as every other name is: in any case, white space around it ignored.
+    wanted = (request.reroll or "").strip().casefold()
+    named = next((r for r in resolution.reroll or () if r.id.casefold() == wanted), None)
     if named is not None:
         rerolled += _reroll(faces, named, dice, sides, limit=len(faces))
     for rule, units in bought_rerolls:

@@ -34,7 +34,7 @@ class Untrained:
     def tag(self) -> str:
         who = f' who="{clean(self.who)}"' if self.who else ""
         head = f'[skill_check: skill="{clean(self.skill)}" dc="{self.dc}"{who}'
-        return head + ' result="refused" reason="untrained"]'
+        return head + ' reason="untrained"]'  # UT-5: the Engine's settled form, no result=
 
     @property
     def summary(self) -> str:

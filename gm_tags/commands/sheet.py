@@ -252,6 +252,8 @@ def _wound(
         return Refused(Reason.BAD_AMOUNT, detail, SheetCommand(who, op, request).request)
     box = None
     if box_text is not None:
+        if integer(box_text) is None:  # not a number at all: the Engine's malformed
+            return malformed(tag, f"box must be a box's number, 1 to 64, got {box_text!r}")
         box_number = _number(who, op, request, "box", box_text, 1, 64)
         if isinstance(box_number, Refused):
             return box_number

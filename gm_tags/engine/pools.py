@@ -4,7 +4,8 @@ A character's pools are the sheet's `live.pools` that are not hidden and whose c
 is above 0, then one pool per row of every list with `pools` (stored under
 `<list id>:<row name in lower case>`). A name is matched as the Engine matches it: the stored key
 exactly, then a declared pool's id or label in any case, then a row pool's key or row name, which
-must be unique (`ambiguous-pool`); nothing is `unknown-pool`.
+must be unique (`ambiguous-pool`); nothing is `unknown-pool`. Rows of one list whose names differ
+only by case or surrounding space are one pool (one stored key), the first row's.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def pools_of(ruleset: Ruleset, character: Character) -> list[PoolSlot]:
             found.append(
                 PoolSlot(pool.id, pool.label, maximum, pool.start == "full", pool.allow_temp)
             )
+    keys: set[str] = set()
     for sheet_list in ruleset.definition.sheet.lists:
         rule = sheet_list.pools
         if rule is None or hidden(sheet_list.hide_when, index.fields, build):
@@ -67,8 +69,11 @@ def pools_of(ruleset: Ruleset, character: Character) -> list[PoolSlot]:
             name, most = cell(name_column, row), cell(max_column, row)
             if not isinstance(name, str) or not name.strip() or isinstance(most, bool):
                 continue
-            if isinstance(most, int | float) and most > 0:
-                key = f"{sheet_list.id}:{name.strip().lower()}"
+            key = f"{sheet_list.id}:{name.strip().lower()}"
+            # Rows whose names differ only by case or surrounding space are one pool (they are
+            # stored under one key): the first row's.
+            if isinstance(most, int | float) and most > 0 and key not in keys:
+                keys.add(key)
                 found.append(PoolSlot(key, name.strip(), int(most), row=True))
     return found
 

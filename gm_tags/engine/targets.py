@@ -13,7 +13,7 @@ from collections import Counter
 from ..names import PARTY, normalize_name
 from ..reasons import Reason
 from ..sheet.character import Character
-from ..state import StateReads
+from ..state import StateReads, no_player
 from .outcome import Outcome
 
 
@@ -22,7 +22,7 @@ def targets(game: StateReads, who: str | None) -> tuple[list[Character], str] | 
     player = game.player_character
     if who is None:
         if player is None:
-            return Outcome.refused(Reason.UNKNOWN_CHARACTER, "this game has no characters")
+            return Outcome.refused(Reason.UNKNOWN_CHARACTER, no_player(game))
         return [player], player.name
     key = normalize_name(who)
     if key == PARTY:

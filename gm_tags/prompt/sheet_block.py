@@ -79,7 +79,7 @@ def _abilities(ruleset: Ruleset, view: SheetView) -> str:
 
 def _trained(ruleset: Ruleset, character: Character, view: SheetView) -> str:
     plan, pool = plan_for(ruleset), is_pool(ruleset)
-    trained: list[str] = []
+    trained: list[tuple[str | None, str]] = []
     refused: list[str] = []
     sheet = ruleset.definition.sheet
     for part, kind, entries in (
@@ -90,10 +90,11 @@ def _trained(ruleset: Ruleset, character: Character, view: SheetView) -> str:
         for entry in entries:
             stored = character.build.part(part).get(entry.id)
             if isinstance(stored, str) and stored in offered and stored != offered[0]:
-                trained.append(f"{safe(entry.label)} {check_value(view[(kind, entry.id)], pool)}")
+                value = check_value(view[(kind, entry.id)], pool)
+                trained.append((entry.section, f"{safe(entry.label)} {value}"))
             elif character.has_sheet and plan.untrained(entry) == "refuse":
                 refused.append(safe(entry.label))
-    line = _labelled("Trained", trained)
+    line = f"Trained: {_by_section(ruleset, trained)}" if trained else ""
     if refused:
         line += ("; " if line else "") + f"Cannot attempt untrained: {', '.join(refused)}"
     return line
@@ -135,9 +136,7 @@ def _field_text(field: Any, value: Any) -> str:
 
 def _pools(ruleset: Ruleset, character: Character, live: LiveState) -> list[str]:
     shown = []
-    for pool in pools_of(ruleset, character):
-        if pool.row:
-            continue
+    for pool in pools_of(ruleset, character):  # list rows' pools too: live values always show
         value, temp = pool.now(live)
         text = f"{safe(pool.label)} {value}/{pool.maximum}"
         shown.append(text + (f" +{temp} temp" if temp else ""))
@@ -147,7 +146,6 @@ def _pools(ruleset: Ruleset, character: Character, live: LiveState) -> list[str]
 def _tracks(ruleset: Ruleset, character: Character, live: LiveState) -> list[str]:
     index, plan = ruleset.index, plan_for(ruleset)
     permanent = character.permanent_values(plan)
-    penalty_from = ruleset.definition.resolution.penalty_from
     shown = []
     for track in ruleset.definition.sheet.live.tracks:
         if track.is_wound:
@@ -157,7 +155,7 @@ def _tracks(ruleset: Ruleset, character: Character, live: LiveState) -> list[str
                 continue
             text = shape.now(wounds)
             cost = shape.penalty(wounds)
-            if cost and track.id == penalty_from:
+            if cost:
                 text = (
                     text.replace(f" +{wounds.overflow} over", "")
                     + f" {cost} to rolls"

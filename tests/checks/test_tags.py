@@ -53,7 +53,7 @@ def test_an_untrained_refusal_is_written_back_settled_heard_and_branchless(
     )
     (receipt,) = turn.receipts
     assert receipt.reason is Reason.UNTRAINED
-    assert receipt.tag == '[skill_check: skill="Dig" dc="2" result="refused" reason="untrained"]'
+    assert receipt.tag == '[skill_check: skill="Dig" dc="2" reason="untrained"]'
     assert turn.narration == "Wren kneels at the grave. She waits."
     assert "Mira could not attempt Dig" in turn.game.reminder()
 

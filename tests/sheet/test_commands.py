@@ -185,13 +185,13 @@ def test_list_row_pools_are_spent_by_row_name(ember: Ruleset) -> None:
     }
 
 
-def test_two_list_rows_with_one_name_make_an_ambiguous_pool(ember: Ruleset) -> None:
+def test_two_list_rows_with_one_name_are_one_pool_the_first_rows(ember: Ruleset) -> None:
     tricks = [{"name": "Spark", "uses": 1}, {"name": "spark", "uses": 2}]
-    # Both rows store under the same key; the exact key still names one, the row name does not.
+    # Both rows store under the same key, so they are one pool, as on the Engine: the first row's.
     turn = one(ember, {"lists": {"tricks": tricks}}).apply_reply(
         '[sheet: op="spend" pool="Spark" amount="1"]'
     )
-    assert turn.receipts[0].reason is Reason.AMBIGUOUS_POOL
+    assert (turn.receipts[0].reason, turn.receipts[0].now) == (None, "0/1")
 
 
 def test_a_pool_whose_maximum_works_out_at_zero_does_not_exist(fifth: Ruleset) -> None:

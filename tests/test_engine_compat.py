@@ -1,0 +1,95 @@
+"""Where the page is silent, gm-tags does what the Engine does: worked examples, each an input and
+the receipt, block line or refusal the Engine's own behaviour gives."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from gm_tags import Game, Reason, load_ruleset
+from tests.conftest import FIXTURES, ruleset_named
+from tests.fuzzing import fixture_game
+
+
+def ember_with_rows(*rows: dict[str, Any]) -> Game:
+    """Mira on Ember Roads with these rows in her tricks list (each row a pool)."""
+    game = fixture_game("reference/ember-roads.json", "ember-roads.json")
+    document = copy.deepcopy(game.to_document())
+    document["gameCharacterCards"][0]["rulesetSheet"]["build"]["lists"]["tricks"] = list(rows)
+    return Game.from_document(game.ruleset, document)
+
+
+@pytest.mark.spec("GM-5")
+def test_list_row_pools_show_in_the_sheet_block() -> None:
+    game = ember_with_rows({"name": "Last Ember", "uses": 2, "recharge": "camp"})
+    assert game.character().name == "Mira Ashdown"
+    spent = game.apply_reply('[sheet: op="spend" pool="Last Ember" amount="1"]').game
+    assert "Last Ember 1/2" in spent.sheet_block("Mira Ashdown").splitlines()[4]
+
+
+def test_rows_differing_only_by_case_or_space_are_one_pool_the_first_rows() -> None:
+    game = ember_with_rows(
+        {"name": "Focus", "uses": 2, "recharge": "camp"},
+        {"name": "focus ", "uses": 5, "recharge": "camp"},
+    )
+    receipt = game.apply_reply('[sheet: op="spend" pool="focus" amount="1"]').receipts[0]
+    assert (receipt.reason, receipt.now) == (None, "1/2")
+
+
+@pytest.mark.spec("GM-9", "PN-5")
+def test_a_box_tracks_line_says_its_penalty_whether_or_not_checks_take_it() -> None:
+    data = json.loads((FIXTURES / "rulesets" / "strain-runners.json").read_text("utf-8"))
+    data["resolution"].pop("penaltyFrom")
+    ruleset = load_ruleset(data)
+    game = Game.new(ruleset, {"Vox": {"abilities": {"grit": 5}}})
+    hurt = game.apply_reply('[sheet: op="damage" track="Strain" kind="stress" amount="2"]').game
+    assert hurt.sheet_block("Vox").splitlines()[-1] == "Strain 2/3 -1 to rolls"
+
+
+@pytest.mark.spec("SH-1")
+def test_trained_skills_are_grouped_by_section() -> None:
+    game = fixture_game("reference/gravewatch.json", "gravewatch.json")
+    trained = next(line for line in game.reminder().splitlines() if line.startswith("Trained: "))
+    assert trained == "Trained: Labour: Dig 4 dice; Company: Soothe 5 dice"
+
+
+@pytest.mark.spec("UT-5")
+def test_an_untrained_refusal_is_written_back_with_reason_only() -> None:
+    game = fixture_game("reference/gravewatch.json", "gravewatch.json")
+    turn = game.apply_reply('[skill_check: who="蒼" skill="Dig" dc="2"]')
+    assert turn.receipts[0].tag == '[skill_check: skill="Dig" dc="2" who="蒼" reason="untrained"]'
+
+
+def test_a_player_who_names_no_character_means_nobody_not_the_first() -> None:
+    game = fixture_game("crew-of-shadows.json", "crew-mid-heist.json")
+    document = {**game.to_document(), "gamePlayer": "Nobody"}
+    lost = Game.from_document(game.ruleset, document)
+    receipt = lost.apply_reply('[sheet: op="spend" pool="Stress" amount="1"]').receipts[0]
+    assert receipt.reason is Reason.UNKNOWN_CHARACTER
+    assert "'Nobody' is no character" in receipt.detail
+    named = lost.apply_reply('[sheet: who="Mira" op="spend" pool="Stress" amount="1"]')
+    assert named.receipts[0].ok
+
+
+def test_a_box_that_is_not_a_number_is_malformed() -> None:
+    game = fixture_game("strain-runners.json", "strain-runners.json")
+    receipt = game.apply_reply(
+        '[sheet: op="damage" track="Strain" kind="stress" amount="1" box="high"]'
+    ).receipts[0]
+    assert receipt.reason is Reason.MALFORMED
+    out_of_range = game.apply_reply(
+        '[sheet: op="damage" track="Strain" kind="stress" amount="1" box="65"]'
+    ).receipts[0]
+    assert out_of_range.reason is Reason.BAD_AMOUNT
+
+
+def test_a_named_rethrow_is_matched_in_any_case() -> None:
+    gravewatch = ruleset_named("gravewatch")
+    game = Game.new(gravewatch, {"Wren": {}})
+    upper = game.apply_reply('[skill_check: skill="Ward" dc="1" reroll="CAREFUL"]', seed=3)
+    lower = game.apply_reply('[skill_check: skill="Ward" dc="1" reroll="careful"]', seed=3)
+    assert upper.receipts[0].tag == lower.receipts[0].tag
+    assert 'reroll="careful"' in upper.receipts[0].tag
