@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from gm_tags import Game, Reason, load_ruleset
+from gm_tags.checks.record import CheckRecord, CheckRequest
+from gm_tags.checks.run import roll_check
+from tests.checks.conftest import ScriptedDice
 from tests.conftest import FIXTURES, ruleset_named
 from tests.fuzzing import fixture_game
 
@@ -93,3 +96,53 @@ def test_a_named_rethrow_is_matched_in_any_case() -> None:
     lower = game.apply_reply('[skill_check: skill="Ward" dc="1" reroll="careful"]', seed=3)
     assert upper.receipts[0].tag == lower.receipts[0].tag
     assert 'reroll="careful"' in upper.receipts[0].tag
+
+
+def rolled(game: Game, request: CheckRequest, faces: list[int]) -> CheckRecord:
+    character = game.character(request.who)
+    record, _ = roll_check(
+        game.ruleset,  # type: ignore[arg-type]
+        character,
+        game.live_of(character),
+        request,
+        ScriptedDice(faces),
+    )
+    assert isinstance(record, CheckRecord)
+    return record
+
+
+def gravewatch_with(**resolution: Any) -> Game:
+    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
+    data["resolution"].update(resolution)
+    return Game.new(load_ruleset(data), {"Wren": {"abilities": {"sinew": 3, "wits": 3}}})
+
+
+def test_a_success_a_one_cancelled_is_a_plain_failure_not_a_botch() -> None:
+    game = gravewatch_with()
+    # 3 dice of Sinew at target 7: one success (8), cancelled by the 1: no raw zero.
+    record = rolled(game, CheckRequest("Sinew", dc=1), [8, 1, 4])
+    assert (record.total, record.result) == (0, "failure")
+    botched = rolled(game, CheckRequest("Sinew", dc=1), [3, 1, 4])
+    assert botched.result == "critical_failure"
+
+
+def test_half_or_more_low_dice_with_a_success_is_a_complication() -> None:
+    game = gravewatch_with(botch={"upTo": 1, "rule": "halfOrMore"})
+    record = rolled(game, CheckRequest("Sinew", dc=1), [9, 1, 1])
+    assert record.result == "failure"  # one success, two cancels
+    assert 'complication="true"' in record.tag
+    assert record.summary.endswith("Something went wrong on the side.")
+    assert rolled(game, CheckRequest("Sinew", dc=1), [2, 1, 1]).result == "critical_failure"
+    assert "complication" not in rolled(game, CheckRequest("Sinew", dc=1), [9, 9, 1]).tag
+
+
+def test_dice_names_the_dice_thrown_and_pool_is_not_written() -> None:
+    game = gravewatch_with()
+    # 3 dice at explode 10: one 10 explodes into one more die.
+    record = rolled(game, CheckRequest("Sinew", dc=1), [10, 4, 5, 3])
+    assert 'dice="4d10"' in record.tag and " pool=" not in record.tag
+    fifth = fixture_game("fifth-age.json", "fifth-age.json")
+    advantage = rolled(
+        fifth, CheckRequest("Stealth", dc=10, who="Sable", mode="advantage"), [4, 15]
+    )
+    assert 'dice="2d20"' in advantage.tag

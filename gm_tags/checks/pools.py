@@ -47,6 +47,7 @@ def roll_pool(
     explode_from = _face(resolution.explode, request.explode, sides)
     double_from = _face(resolution.double, request.double, sides)
     faces = dice.roll(size, sides) if size > 0 else []
+    first_thrown: list[int] = []
     rerolled = 0
     # A re-throw is named as every other name is: in any case, white space around it ignored.
     wanted = (request.reroll or "").strip().casefold()
@@ -55,6 +56,7 @@ def roll_pool(
         rerolled += _reroll(faces, named, dice, sides, limit=len(faces))
     for rule, units in bought_rerolls:
         rerolled += _reroll(faces, rule, dice, sides, limit=units)
+    first_thrown = list(faces)  # after re-throws, before explosions: what a botch looks at
     if explode_from is not None:
         extra = [face for face in faces if face >= explode_from]
         added = 0
@@ -68,13 +70,15 @@ def roll_pool(
         for face in faces
         if face >= target
     )
+    raw = successes
     if resolution.cancel is not None:
         successes = max(0, successes - sum(1 for face in faces if face <= resolution.cancel.up_to))
     total = successes + auto
-    result = "success" if total >= dc else "failure"
+    botch = _botch(resolution, faces, first_thrown, raw)
+    result = "success" if total >= dc and botch != "critical" else "failure"
     if result == "success" and resolution.exceptional and total >= resolution.exceptional.successes:
         result = "critical_success"
-    if result == "failure" and _botched(resolution, faces, total):
+    if botch == "critical":
         result = "critical_failure"
     record = CheckRecord(
         skill=skill,
@@ -86,7 +90,7 @@ def roll_pool(
         result=result,  # type: ignore[arg-type]
         mode="normal",
         resolution="successes",
-        dice=f"{size}d{sides}",
+        dice=f"{len(faces)}d{sides}",  # every die thrown, explosions included
         threshold=target,
         pool=size,
         who=who,
@@ -101,6 +105,7 @@ def roll_pool(
         double=double_from if request.double is not None else None,
         adjust=adjust or None,
         reroll=named.id if named is not None else None,
+        complication=botch == "complication",
     )
     return record, live
 
@@ -149,14 +154,22 @@ def _reroll(faces: list[int], rule: Reroll, dice: Dice, sides: int, limit: int) 
     return count
 
 
-def _botched(resolution: DicePool, faces: list[int], successes: int) -> bool:
+def _botch(resolution: DicePool, faces: list[int], first_thrown: list[int], raw: int) -> str | None:
+    """ "critical" (a critical failure), "complication" or None, as the Engine reads a botch:
+    `noSuccesses` needs zero raw successes (a success a one cancelled is a plain failure) and a
+    low face; `halfOrMore` needs low faces on at least half the first-thrown dice, and is a
+    critical failure with zero raw successes, else a complication beside the result."""
     rule = resolution.botch
     if rule is None or not faces:
-        return False
-    low = sum(1 for face in faces if face <= rule.up_to)
+        return None
     if rule.rule == "halfOrMore":
-        return low * 2 >= len(faces)
-    return successes == 0 and low > 0
+        low = sum(1 for face in first_thrown if face <= rule.up_to)
+        if not first_thrown or low * 2 < len(first_thrown):
+            return None
+        return "critical" if raw == 0 else "complication"
+    if raw == 0 and any(face <= rule.up_to for face in faces):
+        return "critical"
+    return None
 
 
 def _spend(

@@ -60,6 +60,8 @@ class CheckRecord:
     double: int | None = None
     adjust: int | None = None
     reroll: str | None = None
+    # A `halfOrMore` botch beside a result that had successes: something went wrong on the side.
+    complication: bool = False
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -82,8 +84,9 @@ class CheckRecord:
             ("dice", self.dice),
         ]
         optional: list[tuple[str, object]] = [
+            # The Engine's `pool=` is the dice slot a sighted roll spent, not the pool's size:
+            # the size is in `dice=`, so it is not written under that name.
             ("threshold", self.threshold),
-            ("pool", self.pool),
             ("who", self.who),
             ("with", self.with_),
             ("bonus", _signed(self.bonus)),
@@ -94,6 +97,7 @@ class CheckRecord:
             ("difficulty", self.difficulty),
             ("explode", self.explode),
             ("double", self.double),
+            ("complication", "true" if self.complication else None),
             ("adjust", _signed(self.adjust) if self.adjust else None),
             ("reroll", self.reroll),
         ]
@@ -114,7 +118,8 @@ class CheckRecord:
             word = "success" if self.total == 1 else "successes"
             body = f"{faces} → {self.total} {word}"
         outcome = self.result.replace("_", " ").capitalize()
-        return f"{head}: {body}. {outcome}."
+        side = " Something went wrong on the side." if self.complication else ""
+        return f"{head}: {body}. {outcome}.{side}"
 
 
 def _plain(name: str) -> str:

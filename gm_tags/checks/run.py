@@ -280,7 +280,7 @@ def _sum(
         result=result,  # type: ignore[arg-type]
         mode=mode,
         resolution="sum",
-        dice=f"{count}d{sides}",
+        dice=f"{len(rolls)}d{sides}",  # the dice thrown: both throws under (dis)advantage
         who=who,
         with_=with_label,
         penalty=penalty or None,
