@@ -146,3 +146,33 @@ def test_dice_names_the_dice_thrown_and_pool_is_not_written() -> None:
         fifth, CheckRequest("Stealth", dc=10, who="Sable", mode="advantage"), [4, 15]
     )
     assert 'dice="2d20"' in advantage.tag
+
+
+def test_a_bare_dc_on_a_pool_takes_the_target_of_the_step_it_names() -> None:
+    game = gravewatch_with()
+    plain_work = rolled(game, CheckRequest("Sinew", dc=1), [6, 2, 3])
+    assert (plain_work.threshold, plain_work.result) == (6, "success")
+    awkward = rolled(game, CheckRequest("Sinew", dc=2), [6, 7, 3])  # no target of its own
+    assert (awkward.threshold, awkward.total) == (7, 1)
+    grim = rolled(game, CheckRequest("Sinew", dc=3), [7, 8, 8])
+    assert (grim.threshold, grim.total, grim.result) == (8, 2, "failure")
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf"), float("-inf")])
+def test_a_score_that_is_no_number_reads_as_the_default_and_rolls(score: float) -> None:
+    game = fixture_game("fifth-age.json", "fifth-age.json")
+    document = copy.deepcopy(game.to_document())
+    document["gameCharacterCards"][0]["rulesetSheet"]["build"]["abilities"]["dex"] = score
+    broken = Game.from_document(game.ruleset, document)
+    plain = Game.from_document(
+        game.ruleset,
+        {
+            **document,
+            "gameCharacterCards": [
+                {**document["gameCharacterCards"][0], "rulesetSheet": {"v": 2, "build": {}}}
+            ],
+        },
+    )
+    assert broken.read("Sable", {"abilityMod": "dex"}) == plain.read("Sable", {"abilityMod": "dex"})
+    receipt = broken.apply_reply('[skill_check: skill="Dexterity" dc="10"]', seed=1).receipts[0]
+    assert receipt.ok and "nan" not in receipt.tag.lower() and "inf" not in receipt.tag.lower()

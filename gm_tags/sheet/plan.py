@@ -131,7 +131,9 @@ class Plan:
             stored = c.build.part("abilities").get(ability_id)
             if isinstance(stored, bool) or not isinstance(stored, int | float):
                 return default
-            return stored
+            # NaN or infinity (Python's JSON reads them) is no score: the default, as on the
+            # Engine, never a NaN that would poison every value read from it.
+            return stored if math.isfinite(stored) else default
 
         return score, False
 

@@ -79,7 +79,7 @@ def test_labour_untrained_costs_a_die_and_listen_untrained_is_one_step_harder(
     wrestle = check(game, CheckRequest("Wrestle", dc=1), [7, 7])
     assert wrestle.pool == 2  # Sinew 3, untrained in Labour: -1 die
     listen = check(game, CheckRequest("Listen", dc=1), [8, 8, 8])
-    assert listen.threshold == 8  # the target 7 goes up one
+    assert listen.threshold == 7  # dc 1 is Plain work, target 6, which goes up one
     trained = one(gravewatch, {"abilities": {"sinew": 3}, "skills": {"wrestle": "rating_1"}})
     assert check(trained, CheckRequest("Wrestle", dc=1), [7, 7, 7, 7]).pool == 4
 
@@ -178,7 +178,7 @@ def test_pool_mechanics_by_hand() -> None:
     )
     game = one(load_ruleset(data), {"abilities": {"dexterity": 3}})
     # 10 counts two and explodes (a 6 follows); 1 cancels one success; target 6.
-    record = check(game, CheckRequest("Dexterity", dc=2), [10, 1, 7, 6])
+    record = check(game, CheckRequest("Dexterity", dc=2, threshold=6), [10, 1, 7, 6])
     assert (record.rolls, record.used, record.result) == ((10, 1, 7, 6), 3, "success")
     botched = check(game, CheckRequest("Dexterity", dc=1), [1, 3, 4])
     assert botched.result == "critical_failure"
