@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from gm_tags import Game, Reason, load_ruleset
+from gm_tags import Game, Reason, RulesetError, load_ruleset
 from gm_tags.checks.record import CheckRecord, CheckRequest
 from gm_tags.checks.run import roll_check
 from tests.checks.conftest import ScriptedDice
@@ -176,3 +177,48 @@ def test_a_score_that_is_no_number_reads_as_the_default_and_rolls(score: float) 
     assert broken.read("Sable", {"abilityMod": "dex"}) == plain.read("Sable", {"abilityMod": "dex"})
     receipt = broken.apply_reply('[skill_check: skill="Dexterity" dc="10"]', seed=1).receipts[0]
     assert receipt.ok and "nan" not in receipt.tag.lower() and "inf" not in receipt.tag.lower()
+
+
+def gravewatch_changed(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
+    change(data["resolution"])
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        (
+            lambda r: r["target"].update({"default": 4}),
+            "resolution.target.default",
+            "default 4 is outside min..max (5..9)",
+        ),
+        (
+            lambda r: r["target"].update({"min": 10, "default": 10, "max": 9}),
+            "resolution.target.min",
+            "min 10 is above max 9",
+        ),
+        (lambda r: r["pool"].update({"min": 16}), "resolution.pool.min", "min 16 is above max 15"),
+        (
+            lambda r: r["difficultyLadder"][3].update({"successes": 31}),
+            "resolution.difficultyLadder.3.successes",
+            "found 31; one roll counts at most 30",
+        ),
+        (
+            lambda r: r["exceptional"].update({"successes": 31}),
+            "resolution.exceptional.successes",
+            "found 31; one roll counts at most 30",
+        ),
+        (
+            lambda r: r["reroll"][0].update({"upTo": 10}),
+            "resolution.reroll.0.upTo",
+            "found 10; a re-throw reaches faces 1 to 9 on a d10",
+        ),
+    ],
+)
+def test_import_refuses_what_the_engine_refuses_at_its_fine_path(
+    change: Callable[[dict[str, Any]], None], path: str, message: str
+) -> None:
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(gravewatch_changed(change))
+    assert (path, message) in [(p.path, p.message) for p in refused.value.problems]

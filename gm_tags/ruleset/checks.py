@@ -67,11 +67,15 @@ class Reporter:
         self.report(path, f"unknown {what} {key!r}; declared: {known}")
         return False
 
-    def ascending(self, table: list[list[Any]], path: Path) -> None:
+    def ascending(self, table: list[list[Any]], path: Path, *, at_cell: bool = False) -> None:
+        """Thresholds strictly ascending; `at_cell` reports at the first threshold out of order
+        (`table.1.0`), as the Engine does for a box penalty table."""
         thresholds = [row[0] for row in table]
-        if any(b <= a for a, b in pairwise(thresholds)):
+        wrong = next((at for at, (a, b) in enumerate(pairwise(thresholds), 1) if b <= a), None)
+        if wrong is not None:
             self.report(
-                path, f"Step table thresholds must be strictly ascending, found {thresholds}"
+                (*path, wrong, 0) if at_cell else path,
+                f"Step table thresholds must be strictly ascending, found {thresholds}",
             )
 
     def field_shape(self, shape: Any, path: Path) -> None:
@@ -510,7 +514,7 @@ class SheetChecks(Reporter):
             self.report(at, f"found {constant}; a track of boxes has 1 to 64")
         if track.boxes is not None and track.boxes.penalty is not None:
             at = (*path, "boxes", "penalty", "table")
-            self.ascending(track.boxes.penalty.table, at)
+            self.ascending(track.boxes.penalty.table, at, at_cell=True)
             for row, (_, penalty) in enumerate(track.boxes.penalty.table):
                 if penalty > 0:
                     self.report((*at, row, 1), f"found {penalty}; a penalty is at or below 0")

@@ -128,13 +128,38 @@ class BlockChecks(Reporter):
         for key, face in faces.items():
             if face is not None and face > sides:
                 self.report((*path, *key), f"face {face} does not exist on a d{sides}")
-        if not target.min <= target.default <= target.max:
+        if target.min > target.max:
+            self.report((*path, "target", "min"), f"min {target.min} is above max {target.max}")
+        elif not target.min <= target.default <= target.max:
             self.report(
-                (*path, "target"),
+                (*path, "target", "default"),
                 f"default {target.default} is outside min..max ({target.min}..{target.max})",
             )
         if resolution.pool.min > resolution.pool.max:
-            self.report((*path, "pool"), "min is above max")
+            self.report(
+                (*path, "pool", "min"),
+                f"min {resolution.pool.min} is above max {resolution.pool.max}",
+            )
+        # The Engine's ceiling: the most successes one roll could count.
+        most = resolution.pool.max * (2 if resolution.explode else 1)
+        most *= 2 if resolution.double else 1
+        if resolution.exceptional and resolution.exceptional.successes > most:
+            self.report(
+                (*path, "exceptional", "successes"),
+                f"found {resolution.exceptional.successes}; one roll counts at most {most}",
+            )
+        for position, step in enumerate(resolution.difficulty_ladder):
+            if step.successes > most:
+                self.report(
+                    (*path, "difficultyLadder", position, "successes"),
+                    f"found {step.successes}; one roll counts at most {most}",
+                )
+        for position, named in enumerate(resolution.reroll or []):
+            if named.up_to >= sides:
+                self.report(
+                    (*path, "reroll", position, "upTo"),
+                    f"found {named.up_to}; a re-throw reaches faces 1 to {sides - 1} on a d{sides}",
+                )
         for name in ("cancel", "botch"):
             rule = getattr(resolution, name)
             if rule is not None and rule.up_to >= target.min:
