@@ -21,6 +21,7 @@ from .checks_blocks import BlockChecks
 from .document import RulesetFile
 from .index import SheetIndex
 from .problems import problems_from
+from .salvage import problems_beyond_shape
 
 RULESET_FILE = "ruleset.json"
 MANIFEST_FILE = "manifest.json"
@@ -99,8 +100,23 @@ def validate(data: Any, *, source: str | None = None, manifest: Manifest | None 
     try:
         definition = RulesetFile.model_validate(data)
     except ValidationError as error:
-        raise RulesetError(problems_from(error, data, RulesetFile), source) from None
+        # Every problem in one pass: the shape's, then the cross-references of what is well shaped.
+        problems = problems_from(error, data, RulesetFile)
+        problems += problems_beyond_shape(
+            data, lambda found: _cross_checks(found, SheetIndex.build(found), manifest)
+        )
+        raise RulesetError(problems, source) from None
     index = SheetIndex.build(definition)
+    problems = _cross_checks(definition, index, manifest)
+    if problems:
+        raise RulesetError(problems, source)
+    return Ruleset(definition, index, manifest, source, data)
+
+
+def _cross_checks(
+    definition: RulesetFile, index: SheetIndex, manifest: Manifest | None
+) -> list[Problem]:
+    """What pydantic cannot check: ids that exist, live reads, hideWhen values, capability gates."""
     problems: list[Problem] = []
     for checks in (SheetChecks, BlockChecks):
         reporter = checks(definition, index)
@@ -108,9 +124,7 @@ def validate(data: Any, *, source: str | None = None, manifest: Manifest | None 
         problems.extend(reporter.problems)
     if manifest is not None:
         problems.extend(gate(definition, manifest.capability_api.minor, manifest.schema_version))
-    if problems:
-        raise RulesetError(problems, source)
-    return Ruleset(definition, index, manifest, source, data)
+    return problems
 
 
 def load_stored(document: dict[str, Any]) -> Ruleset:

@@ -101,6 +101,9 @@ def _real_path(loc: tuple[Any, ...], data: Any, *, keep_last: bool) -> tuple[Any
     return tuple(real)
 
 
+real_path = _real_path
+
+
 def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     """The keys of the model that validated the object at `loc`, found by walking the types."""
     node: Any = model

@@ -163,3 +163,28 @@ def test_a_track_with_kinds_and_levels_or_boxes_is_a_wound_track(
 ) -> None:
     ruleset = load_ruleset(RULESETS / source)
     assert ruleset.index.tracks[track].is_wound is wound
+
+
+def _strain_runners() -> dict[str, Any]:
+    return json.loads((RULESETS / "strain-runners.json").read_text("utf-8"))
+
+
+def test_every_problem_of_every_well_shaped_part_is_reported_in_one_pass() -> None:
+    data = _strain_runners()
+    data["name"] = 5  # a shape problem
+    data["resolution"]["penaltyFrom"] = "nope"  # a cross-reference problem elsewhere
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(data)
+    assert [(p.path, p.message) for p in refused.value.problems] == [
+        ("name", "found 5; input should be a valid string"),
+        ("resolution.penaltyFrom", "unknown live track 'nope'; declared: strain, heat"),
+    ]
+
+
+def test_a_part_set_aside_for_its_shape_is_not_reported_missing_elsewhere() -> None:
+    data = _strain_runners()
+    data["sheet"]["live"]["tracks"][0]["kinds"] = "stress"  # the strain track is ill shaped
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(data)
+    paths = [p.path for p in refused.value.problems]
+    assert paths == ["sheet.live.tracks.0.kinds"]  # penaltyFrom="strain" is not called unknown
