@@ -29,6 +29,11 @@ def gm_tags(
     )
 
 
+def apply_writing(game: Path, reply: bytes) -> subprocess.CompletedProcess[str]:
+    """`gm-tags apply --write` of a reply on standard input to the game file `game`."""
+    return gm_tags("apply", "--ruleset", CREW, "--game", str(game), "--write", "-", stdin=reply)
+
+
 def test_version() -> None:
     result = gm_tags("--version")
     assert (result.returncode, result.stdout.strip()) == (0, "gm-tags 0.1.0")
@@ -80,28 +85,10 @@ def test_ctrl_c_ends_with_one_line(tmp_path: Path) -> None:
 
 def test_a_reply_that_is_not_utf8_leaves_the_game_file_whole(tmp_path: Path) -> None:
     game = tmp_path / "game.json"
-    first = gm_tags(
-        "apply",
-        "--ruleset",
-        CREW,
-        "--game",
-        str(game),
-        "--write",
-        "-",
-        stdin=b'[clock: name="Heat" size="4"]',
-    )
+    first = apply_writing(game, b'[clock: name="Heat" size="4"]')
     assert first.returncode == 0
     before = game.read_bytes()
-    result = gm_tags(
-        "apply",
-        "--ruleset",
-        CREW,
-        "--game",
-        str(game),
-        "--write",
-        "-",
-        stdin='Caf\xe9 [clock: name="Heat" tick="1"]'.encode("latin-1"),
-    )
+    result = apply_writing(game, 'Caf\xe9 [clock: name="Heat" tick="1"]'.encode("latin-1"))
     assert result.returncode == 2
     assert "not UTF-8" in result.stderr and "Traceback" not in result.stderr
     assert game.read_bytes() == before
@@ -110,9 +97,7 @@ def test_a_reply_that_is_not_utf8_leaves_the_game_file_whole(tmp_path: Path) -> 
 
 def test_a_game_in_a_folder_that_does_not_exist_is_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "no" / "game.json"
-    result = gm_tags(
-        "apply", "--ruleset", CREW, "--game", str(missing), "--write", "-", stdin=b"Hi."
-    )
+    result = apply_writing(missing, b"Hi.")
     assert result.returncode == 2
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
 
@@ -128,18 +113,6 @@ def test_a_missing_game_file_is_a_new_game_only_when_written(tmp_path: Path) -> 
 def test_the_game_file_is_replaced_whole(tmp_path: Path) -> None:
     game = tmp_path / "game.json"
     for reply in ('[clock: name="Heat" size="4"]', '[clock: name="Heat" tick="2"]'):
-        assert (
-            gm_tags(
-                "apply",
-                "--ruleset",
-                CREW,
-                "--game",
-                str(game),
-                "--write",
-                "-",
-                stdin=reply.encode(),
-            ).returncode
-            == 0
-        )
+        assert apply_writing(game, reply.encode()).returncode == 0
     assert json.loads(game.read_text("utf-8"))["rulesetClocks"][0]["filled"] == 2
     assert os.listdir(tmp_path) == ["game.json"]
