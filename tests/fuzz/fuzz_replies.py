@@ -49,6 +49,10 @@ def run_share(first_seed: int, count: int) -> tuple[int, list[str]]:
     return checked, problems
 
 
+def _share(job: tuple[int, int]) -> tuple[int, list[str]]:
+    return run_share(*job)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replies", type=int, default=1_000_000)
@@ -59,10 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     per_share = -(-options.replies // shares)
     started = time.perf_counter()
     jobs = [(options.seed + at * 10 * per_share, per_share) for at in range(shares)]
+    checked, problems = 0, []
     with multiprocessing.Pool(options.workers) as pool:
-        results = pool.starmap(run_share, jobs)
-    checked = sum(count for count, _ in results)
-    problems = [problem for _, found in results for problem in found]
+        for done, (count, found) in enumerate(pool.imap_unordered(_share, jobs), start=1):
+            checked += count
+            problems += found
+            if done % 20 == 0:  # progress on standard error, a line per tenth
+                print(f"{checked} replies, {len(problems)} violations so far", file=sys.stderr)
     elapsed = time.perf_counter() - started
     for problem in problems[:20]:
         print(problem, file=sys.stderr)
