@@ -117,7 +117,10 @@ def parse(candidate: Candidate) -> Tag:
     try:
         parsed = read_tag(candidate.text)
     except UnexpectedInput as error:
-        return _refused(candidate, _diagnosis(candidate.text, error))
+        try:
+            return _refused(candidate, _diagnosis(candidate.text, error))
+        except Exception:  # a fault in the wording must still refuse the tag, never raise
+            return _refused(candidate, "the grammar cannot read it")
     return _tag(candidate, parsed.items, 0)
 
 
@@ -176,6 +179,11 @@ def _diagnosis(text: str, error: object) -> str:
 
 
 def _expected(terminals: set[str]) -> str:
+    # After a tag's closing bracket the grammar expects only the end of its text (Lark names no
+    # terminal for it).
+    terminals = terminals - {"$END"}
+    if not terminals:
+        return "the end of the tag"
     words = sorted({"a value" if t in _VALUE_TERMINALS else _WORDS.get(t, t) for t in terminals})
     quoted = [word if " " in word else f'"{word}"' for word in words]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]

@@ -41,8 +41,9 @@ def run_share(first_seed: int, count: int) -> tuple[int, list[str]]:
                     check_forged_change_nothing(start, rng, seed)
             except Exception:
                 problems.append(
-                    f"{name} seed {seed} step {step}: {text!r}\n{traceback.format_exc()}"
+                    f"{name} seed {seed} step {step}: {text!r}\n{traceback.format_exc(limit=4)}"
                 )
+                checked += 1  # on to the next seed: a violation is reported once
                 break
             current = turn.game
             checked += 1

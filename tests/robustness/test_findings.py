@@ -183,3 +183,19 @@ def test_a_continuations_receipts_point_into_the_joined_text(fifth: Game) -> Non
     for receipt in swipe.receipts:
         start, end = receipt["span"]
         assert swipe.text[start:end] == receipt["written"]
+
+
+def test_a_tag_read_past_its_closing_bracket_is_refused_not_raised() -> None:
+    """Found by the long fuzz run: a typographic quote inside a single-quoted value made the
+    scanner read on past the tag's `]`, where the grammar expects only the end of the tag (Lark
+    names no terminal for it): the refusal's wording raised IndexError out of apply_reply."""
+    game = fixture_game("storyteller.json", "nightfall.json")
+    reply = (
+        '[SHEET: pool=\'B\u201clod\' who="part" op="damage" amount=x]'
+        '[skill_check: who="Detective Hale" skill="Medicine" dc="8"]'
+        '[ sheet : op="damage" amount=1 pool=\u201cWillpower\u201d]'
+    )
+    turn = game.apply_reply(reply, seed=6650460)
+    receipt = turn.receipts[0]
+    assert receipt.reason is Reason.MALFORMED
+    assert "expected the end of the tag" in receipt.detail
