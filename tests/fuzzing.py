@@ -307,7 +307,11 @@ def check_turn(game: Game, before: dict[str, Any], text: str, turn: Turn) -> Non
             owned = OUTCOME_KEYS | (CHECK_OUTCOME_KEYS if check else set())
             written = {key for key, _ in receipt.request} & owned
             assert not written, f"a forged outcome reached a receipt: {receipt.tag}"
-            assert FORGED not in (receipt.now or ""), f"a forged outcome counted: {receipt.tag}"
+            # A forged value may stand inside a name the model wrote (a mutation splices text
+            # into a quoted skill): echoing the name is not counting the outcome.
+            echoed = any(FORGED in (value or "") for _, value in receipt.request)
+            if not echoed:
+                assert FORGED not in (receipt.now or ""), f"a forged outcome counted: {receipt.tag}"
     document = turn.game.to_document()
     encoded = json.dumps(document, ensure_ascii=False).encode("utf-8")
     reread = json.loads(encoded)
