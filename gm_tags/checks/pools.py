@@ -47,7 +47,6 @@ def roll_pool(
     explode_from = _face(resolution.explode, request.explode, sides)
     double_from = _face(resolution.double, request.double, sides)
     faces = dice.roll(size, sides) if size > 0 else []
-    first_thrown: list[int] = []
     rerolled = 0
     # A re-throw is named as every other name is: in any case, white space around it ignored.
     wanted = (request.reroll or "").strip().casefold()
