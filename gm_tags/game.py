@@ -30,6 +30,7 @@ from .sheet.columns import ColumnRollError, roll_cell
 from .sheet.live import LiveState
 from .sheet.pickers import StateChoice, state_choices
 from .state import GameState, UnknownCharacterError, layer_ids, removed_values
+from .stream import ReplyStream
 
 __all__ = [
     "CheckNamesNothingError",
@@ -245,6 +246,14 @@ class Game(GameState):
         (`seed` makes them exact; otherwise the game's dice policy decides). Never raises for
         anything `reply` holds."""
         return process(self, reply, self.dice_for_reply(seed))
+
+    def stream(
+        self, *, seed: int | str | None = None, continues: bool = False
+    ) -> ReplyStream[Game]:
+        """A reply to read as it streams in: `feed(chunk)` applies each tag as it closes and
+        returns the narration that became safe to show; `finish()` returns the rest and the
+        turn, the same as `apply_reply` (or `continue_reply`, when `continues`) on the whole."""
+        return ReplyStream(self, self.dice_for_reply(seed), continues=continues)
 
     def continue_reply(self, more: str, *, seed: int | str | None = None) -> Turn[Game]:
         """Run the command tags in `more`, text the model wrote to continue the reply that left

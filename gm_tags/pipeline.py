@@ -28,7 +28,7 @@ from .parse import Tag, parse_all
 from .reasons import Reason
 from .receipts import Receipt
 from .rewrite import narrate, rewrite
-from .scan import scan
+from .scan import Candidate, scan
 from .state import Draft, S
 
 # At most this many tags of one family apply per reply; the ones after are refused `too-many`.
@@ -76,38 +76,63 @@ def process(game: S, reply: str, dice: Dice | None = None, *, continues: bool = 
     """`reply` applied to `game`: its commands change one draft, in reply order, frozen into the
     state the reply leaves. A reply that `continues` the one that left `game` adds its refusals
     and checks to what the next reminder must say, instead of replacing them."""
-    dice = dice or Dice()
-    draft = Draft(game)
-    receipts: list[Receipt] = []
-    seen: dict[str, int] = {}
-    candidates = [candidate for candidate in scan(reply) if candidate.name in BINDERS]
-    for tag in parse_all(candidates):
-        seen[tag.name] = count = seen.get(tag.name, 0) + 1
+    run = ReplyRun(game, dice, continues=continues)
+    for tag in parse_all(commands_in(reply)):
+        run.apply(tag)
+    return run.finish(reply)
+
+
+def commands_in(reply: str) -> list[Candidate]:
+    """The candidates in `reply` that name a command family."""
+    return [candidate for candidate in scan(reply) if candidate.name in BINDERS]
+
+
+class ReplyRun(Generic[S]):
+    """One reply's commands applied one at a time, in reply order, to a draft of `game`: what
+    `process` does for a whole reply, and a stream (`gm_tags.stream`) does as each tag closes.
+    The same tags applied with the same dice give the same receipts and state either way."""
+
+    def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
+        self.game, self.dice, self.continues = game, dice or Dice(), continues
+        self.receipts: list[Receipt] = []
+        self._draft = Draft(game)
+        self._seen: dict[str, int] = {}
+
+    def apply(self, tag: Tag) -> Receipt:
+        self._seen[tag.name] = count = self._seen.get(tag.name, 0) + 1
         over_limit = count > MAX_PER_FAMILY
-        receipts.append(_one(draft, tag, BINDERS[tag.name], dice, over_limit=over_limit))
-    starts = [receipt.start for receipt in receipts] + [len(reply)]
-    hidden: list[tuple[int, int]] = []
-    for receipt, bound in zip(receipts, starts[1:], strict=True):
-        hidden.append((receipt.start, receipt.end))
-        if receipt.family == "skill_check":
-            hidden += _branch_spans(reply, receipt, bound)
-    checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
-    rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
-    refused = [
-        r.summary
-        for r in receipts
-        if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
-    ]
-    if continues:
-        recent, rolled = _recent(game.recent, refused), game.rolled + rolled
-    else:
-        recent = _recent((), refused)
-    return Turn(
-        reply=rewrite(reply, receipts),
-        narration=narrate(reply, sorted(hidden)),
-        receipts=tuple(receipts),
-        game=draft.freeze(recent=recent, rolled=rolled, turn=game.turn + 1),
-    )
+        receipt = _one(self._draft, tag, BINDERS[tag.name], self.dice, over_limit=over_limit)
+        self.receipts.append(receipt)
+        return receipt
+
+    def finish(self, reply: str) -> Turn[S]:
+        """The turn: `reply` (the text every applied tag was found in) rewritten and narrated,
+        and the state the commands left."""
+        receipts = self.receipts
+        starts = [receipt.start for receipt in receipts] + [len(reply)]
+        hidden: list[tuple[int, int]] = []
+        for receipt, bound in zip(receipts, starts[1:], strict=True):
+            hidden.append((receipt.start, receipt.end))
+            if receipt.family == "skill_check":
+                hidden += branch_spans(reply, receipt, bound)
+        checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
+        rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
+        refused = [
+            r.summary
+            for r in receipts
+            if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
+        ]
+        game = self.game
+        if self.continues:
+            recent, rolled = _recent(game.recent, refused), game.rolled + rolled
+        else:
+            recent = _recent((), refused)
+        return Turn(
+            reply=rewrite(reply, receipts),
+            narration=narrate(reply, sorted(hidden)),
+            receipts=tuple(receipts),
+            game=self._draft.freeze(recent=recent, rolled=rolled, turn=game.turn + 1),
+        )
 
 
 def _recent(before: tuple[str, ...], refused: list[str]) -> tuple[str, ...]:
@@ -123,7 +148,7 @@ def _recent(before: tuple[str, ...], refused: list[str]) -> tuple[str, ...]:
     return (*kept, _MORE_REFUSED_LINE.format(more)) if more else tuple(kept)
 
 
-def _branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, int]]:
+def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, int]]:
     """What the narration leaves out of the branches written after a check: the wrapper of the
     half that happened (its text stays), all of the other half, and both halves of a check that
     was not rolled."""

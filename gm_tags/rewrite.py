@@ -52,7 +52,7 @@ def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
     kept_pieces: list[str] = []
     at = 0
     for start, end in spans:
-        start, end = _unwrapped(reply, start, end, floor=at)
+        start, end = unwrapped(reply, start, end, floor=at)
         kept_pieces.append(reply[at:start])
         at = end
     kept_pieces.append(reply[at:])
@@ -114,7 +114,8 @@ def _without_formed_openings(narration: str) -> str:
     return "".join(char for at, char in enumerate(narration) if at not in dropped)
 
 
-def _unwrapped(reply: str, start: int, end: int, *, floor: int) -> tuple[int, int]:
+def unwrapped(reply: str, start: int, end: int, *, floor: int) -> tuple[int, int]:
+    """The span `start:end` widened over the markup it stands wrapped in, not below `floor`."""
     if reply[start - 1 : start] not in _WRAPPER_OPENINGS or start <= floor:
         return start, end
     widened = True

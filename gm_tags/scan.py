@@ -96,3 +96,17 @@ def _unterminated_end(reply: str, body_start: int, limit: int) -> int:
     while stop > body_start and reply[stop - 1].isspace():
         stop -= 1
     return stop
+
+
+def settled(text: str, candidate: Candidate) -> bool:
+    """Whether `candidate`, found in `text`, is found the same in any text that goes on from it:
+    it is closed by a `]` outside quotes (what follows cannot move that), or `text` reaches past
+    the bound of its search. Otherwise a quote still open, or a `]` still to come, could change
+    where it ends."""
+    body_start = candidate.start + candidate.body
+    if len(text) > body_start + MAX_BODY:
+        return True
+    if not candidate.closed:
+        return False
+    quoted = _QUOTE_AWARE_BODY.match(text, body_start, len(text))
+    return quoted is not None and quoted.end() == candidate.end

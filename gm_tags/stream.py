@@ -1,0 +1,179 @@
+"""A reply read as it streams in: each command tag applied the moment it closes, the narration
+given out as soon as nothing still to come can change it.
+
+`ReplyStream.feed(chunk)` returns the narration that became safe; `finish()` returns the rest and
+the `Turn`, which equals `process` on the whole text (same receipts, state, rewritten reply and
+narration), and the pieces given out join into that narration exactly.
+
+What is held back, and why (see docs/proxy.md):
+- a tag that has not closed, from its `[` (a closed tag is final once its `]` stands outside
+  quotes; one that is still unterminated is held up to the scanner's bound, `MAX_BODY`);
+- a `[` at the end that could still open a tag (`[cl`, `[ sheet `), and markup just before it
+  (`**`, `(`) that a tag would take with it;
+- after a check, the white space and branches that may follow it, until they are written or
+  something else is (`[success: ...]` is kept or hidden by the roll);
+- two characters after a removed tag (the markup it may stand wrapped in, `**[...]**`);
+- white space at the end (removing the next tag may take it) and a line still empty.
+
+Each feed scans and narrates the text so far again, which is cheap next to applying a tag: a tag
+is parsed and applied once. Measured in tests/benchmarks/test_stream.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Generic
+
+from .dice import Dice
+from .grammar import branch_pattern
+from .parse import parse_all
+from .pipeline import ReplyRun, Turn, branch_spans, commands_in
+from .receipts import Receipt
+from .rewrite import narrate, unwrapped
+from .scan import Candidate, settled
+from .state import S
+
+# A `[` at the end that could still become a tag opening (`[`, a tag name, a colon). Tag names
+# are at most 11 letters and underscores (`skill_check`), in any case.
+_OPENING_SO_FAR = re.compile(r"\[[ \t]*[A-Za-z_]{0,11}[ \t]*\Z")
+# The run of `[` and blanks an opening formed in the narration takes back with it.
+_BRACKETS_BEFORE = re.compile(r"[\[ \t]*\Z")
+_AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
+# Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
+_WRAPPER_STARTS = frozenset("*_~`[(\uff08\u3010")
+# The longest closing markup `unwrapped` looks for after a removed span.
+_CLOSING_MARKUP = 2
+
+
+class ReplyStream(Generic[S]):
+    """Feed it a reply's chunks in order; read back narration as it becomes safe."""
+
+    def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
+        self._run = ReplyRun(game, dice, continues=continues)
+        self._text = ""
+        self._applied = 0
+        self._shown = ""
+        self._turn: Turn[S] | None = None
+
+    @property
+    def text(self) -> str:
+        """The reply as received so far."""
+        return self._text
+
+    @property
+    def receipts(self) -> tuple[Receipt, ...]:
+        """The receipts of the tags applied so far, in reply order."""
+        return tuple(self._run.receipts)
+
+    def feed(self, chunk: str) -> str:
+        """Take the next piece of the reply; return the narration that became safe to show."""
+        if self._turn is not None:
+            raise RuntimeError("the stream has finished")
+        self._text += chunk
+        candidates = commands_in(self._text)
+        for candidate in candidates[self._applied :]:
+            if not settled(self._text, candidate):
+                break
+            self._apply(candidate)
+        return self._show(self._safe_narration(candidates))
+
+    def finish(self) -> tuple[str, Turn[S]]:
+        """The reply has ended: apply what is left, and return the rest of the narration and the
+        turn. The narration already given out is a prefix of the turn's."""
+        if self._turn is None:
+            for candidate in commands_in(self._text)[self._applied :]:
+                self._apply(candidate)
+            self._turn = self._run.finish(self._text)
+        narration, rest = self._turn.narration, ""
+        if narration.startswith(self._shown):
+            rest, self._shown = narration[len(self._shown) :], narration
+        return rest, self._turn
+
+    def _apply(self, candidate: Candidate) -> None:
+        (tag,) = parse_all([candidate])
+        self._run.apply(tag)
+        self._applied += 1
+
+    def _show(self, safe: str) -> str:
+        if len(safe) <= len(self._shown) or not safe.startswith(self._shown):
+            return ""
+        new, self._shown = safe[len(self._shown) :], safe
+        return new
+
+    def _safe_narration(self, candidates: list[Candidate]) -> str:
+        """The narration of the text so far that nothing still to come can change."""
+        text = self._text
+        held = len(text)
+        if self._applied < len(candidates):
+            held = candidates[self._applied].start
+        spans: list[tuple[int, int]] = []
+        for at, receipt in enumerate(self._run.receipts):
+            spans.append((receipt.start, receipt.end))
+            if receipt.family != "skill_check":
+                continue
+            following = candidates[at + 1].start if at + 1 < len(candidates) else None
+            if following is None and not _branches_written(text, receipt.end):
+                held = min(held, receipt.end)
+                break
+            spans += branch_spans(text, receipt, len(text) if following is None else following)
+        if held == len(text):
+            bracket = text.rfind("[")
+            if bracket != -1 and _OPENING_SO_FAR.match(text, bracket):
+                held = bracket
+        spans.sort()
+        while True:
+            while held > 0 and text[held - 1] in _WRAPPER_STARTS:
+                held -= 1
+            kept, settled_to = _settled_spans(text, spans, held)
+            if settled_to == held:
+                break
+            held = settled_to
+        return _without_open_end(narrate(text[:held], kept))
+
+
+def _branches_written(text: str, at: int) -> bool:
+    """Whether the branches after a check ending at `at` (none, one or two) are all written:
+    something other than white space or a branch follows, or two branches do."""
+    for _ in range(2):
+        gap = _AFTER_CHECK.match(text, at)
+        after = gap.end() if gap else at
+        if after >= len(text):
+            return False
+        if text[after] != "[":
+            return True
+        found = branch_pattern().match(text, after)
+        if found is None:
+            rest = text[after:]
+            return "]" in rest or "\n" in rest
+        at = found.end()
+    return True
+
+
+def _settled_spans(
+    text: str, spans: list[tuple[int, int]], held: int
+) -> tuple[list[tuple[int, int]], int]:
+    """The spans before `held` whose extent is settled (the narration widens a span over the
+    markup it stands wrapped in, which the text after it may still close), and where to hold
+    from: `held`, or the widened start of the first span not settled."""
+    kept: list[tuple[int, int]] = []
+    floor = 0
+    for start, end in spans:
+        if start >= held:
+            break
+        wide_start, wide_end = unwrapped(text, start, end, floor=floor)
+        if wide_end + _CLOSING_MARKUP > held:
+            return kept, wide_start
+        kept.append((start, end))
+        floor = wide_end
+    return kept, held
+
+
+def _without_open_end(narration: str) -> str:
+    """The narration less what its end may still become: trailing white space (removing a tag
+    takes a space with it), and a `[` that could still form a tag opening with what follows."""
+    safe = narration.rstrip()
+    bracket = safe.rfind("[")
+    if bracket != -1 and _OPENING_SO_FAR.match(safe, bracket):
+        brackets = _BRACKETS_BEFORE.search(safe, 0, bracket)
+        safe = safe[: brackets.start() if brackets else bracket].rstrip()
+    return safe

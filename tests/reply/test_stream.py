@@ -1,0 +1,159 @@
+"""A reply fed in chunks (`Game.stream`) ends exactly where `apply_reply` on the whole text does,
+gives out narration as it becomes safe, and never shows a piece of a tag."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gm_tags import Game, Turn
+from gm_tags.grammar import opening
+from gm_tags.scan import MAX_BODY
+from tests.fuzzing import GAMES, fixture_game, reply
+from tests.reply.test_reply_corpus import INDEX, REPLIES, starting_game
+
+REPLY_NAMES = sorted(INDEX)
+
+
+def streamed(game: Game, text: str, cuts: list[int], seed: int = 7) -> tuple[list[str], Turn]:
+    """Feed `text` cut at `cuts`; check after every chunk that what was shown is a prefix of the
+    batch narration and holds no tag opening; return the pieces shown and the turn."""
+    batch = game.apply_reply(text, seed=seed)
+    stream = game.stream(seed=seed)
+    pieces: list[str] = []
+    bounds = [0, *sorted(set(cuts)), len(text)]
+    for start, end in itertools.pairwise(bounds):
+        pieces.append(stream.feed(text[start:end]))
+        shown = "".join(pieces)
+        assert batch.narration.startswith(shown), (text[:end], shown)
+        assert opening().search(shown) is None
+    rest, turn = stream.finish()
+    pieces.append(rest)
+    assert "".join(pieces) == batch.narration
+    assert turn.reply == batch.reply
+    assert turn.receipts == batch.receipts
+    assert turn.game.to_document() == batch.game.to_document()
+    assert turn.game.recent == batch.game.recent
+    assert turn.game.rolled == batch.game.rolled
+    return pieces, turn
+
+
+@pytest.mark.parametrize("name", REPLY_NAMES)
+def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_small_size(
+    name: str,
+) -> None:
+    text = (REPLIES / name).read_text("utf-8")
+    game = starting_game(INDEX[name])
+    for size in (*range(1, 9), 13, 64):
+        streamed(game, text, list(range(size, len(text), size)))
+
+
+@pytest.mark.parametrize("name", REPLY_NAMES)
+def test_every_fixture_reply_streams_to_the_batch_result_cut_in_two_anywhere(name: str) -> None:
+    """Every place: inside tag names and quoted values, between a check and its branches, beside
+    a combining mark."""
+    text = (REPLIES / name).read_text("utf-8")
+    game = starting_game(INDEX[name])
+    for cut in range(1, len(text)):
+        streamed(game, text, [cut])
+
+
+@pytest.mark.parametrize(("ruleset", "game"), GAMES, ids=[game for _, game in GAMES])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_generated_replies_stream_to_the_batch_result_however_they_are_cut(
+    ruleset: str, game: str, seed: int, data: st.DataObject
+) -> None:
+    start = fixture_game(ruleset, game)
+    text = reply(start, random.Random(seed))
+    cuts = data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=40))
+    streamed(start, text, cuts, seed=seed)
+
+
+def test_a_tag_applies_the_moment_its_bracket_closes_and_the_prose_before_it_shows(
+    game: Game,
+) -> None:
+    stream = game.stream()
+    assert stream.feed('The bell rings. [clock: name="Alarm" size=') == "The bell rings."
+    assert stream.receipts == ()
+    assert stream.feed('"6"') == ""
+    assert stream.feed("]") == ""
+    (receipt,) = stream.receipts
+    assert (receipt.result, receipt.now) == ("ok", "0/6")
+    assert stream.feed(" Guards stir.") == " Guards stir."
+    rest, turn = stream.finish()
+    assert rest == ""
+    assert turn.narration == "The bell rings. Guards stir."
+
+
+def test_a_bracket_that_could_still_open_a_tag_is_held_and_one_that_cannot_is_shown(
+    game: Game,
+) -> None:
+    stream = game.stream()
+    assert stream.feed("She reads the sign [cl") == "She reads the sign"
+    assert stream.feed("osed] and") == " [closed] and"
+
+
+def test_a_quoted_bracket_does_not_close_a_tag_early(game: Game) -> None:
+    stream = game.stream()
+    stream.feed('Onward. [clock: name="The [Red] Door')
+    assert stream.receipts == ()
+    stream.feed('" size="4"] The door creaks.')
+    (receipt,) = stream.receipts
+    assert receipt.written == '[clock: name="The [Red] Door" size="4"]'
+    assert receipt.reason is not None and receipt.reason.value == "bad-name"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_text_after_a_check_waits_for_its_branches(seed: int) -> None:
+    ember = starting_game(INDEX["en/ember-checks.txt"])
+    stream = ember.stream(seed=seed)
+    shown = stream.feed('The gate guard squints. [skill_check: skill="Sneak" dc="8"]')
+    assert shown == "The gate guard squints."
+    assert len(stream.receipts) == 1
+    assert stream.feed(" ") == ""
+    assert stream.feed("[success: The lock clicks.]") == ""
+    shown += stream.feed("[failure: A pin snaps.]")
+    shown += stream.feed(" She listens.")
+    rest, turn = stream.finish()
+    assert shown + rest == turn.narration
+    assert ("The lock clicks." in turn.narration) != ("A pin snaps." in turn.narration)
+
+
+def test_an_unterminated_tag_is_held_no_longer_than_the_scanner_reads_for_one(game: Game) -> None:
+    stream = game.stream()
+    opened = 'Ahead. [clock: name="Alarm" tick="1"'
+    assert stream.feed(opened) == "Ahead."
+    prose = " and the corridor goes on" * (MAX_BODY // 25 + 2)
+    shown = stream.feed(prose)
+    # The scanner read MAX_BODY characters for its `]`: the tag ends there, refused, and the
+    # prose after it shows at once, as the batch narration has it.
+    assert shown.endswith("goes on")
+    assert game.apply_reply(opened + prose).narration == "Ahead." + shown
+    (receipt,) = stream.receipts
+    assert receipt.reason is not None and receipt.reason.value == "malformed"
+
+
+def test_a_finished_stream_takes_no_more_and_finishes_the_same_again(game: Game) -> None:
+    stream = game.stream()
+    stream.feed("All quiet.")
+    first = stream.finish()
+    assert stream.finish() == ("", first[1])
+    with pytest.raises(RuntimeError):
+        stream.feed(" more")
+
+
+def test_a_continued_stream_keeps_what_the_reply_before_it_left_for_the_reminder(
+    game: Game,
+) -> None:
+    first = game.apply_reply('[clock: name="Alarm" tick="x"] Dark.')
+    more = ' [clock: name="Alarm" tick="y"] Darker.'
+    stream = first.game.stream(continues=True)
+    stream.feed(more)
+    _, turn = stream.finish()
+    assert turn.game.recent == first.game.continue_reply(more).game.recent
+    assert len(turn.game.recent) == 2
