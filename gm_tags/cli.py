@@ -301,6 +301,30 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     return OK
 
 
+def _proxy(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        import uvicorn
+
+        from .proxy import create_proxy_app
+    except ImportError:
+        print(
+            'gm-tags proxy needs the proxy extra: from the project folder, pip install ".[proxy]"',
+            file=sys.stderr,
+        )
+        return UNREADABLE
+    app = create_proxy_app(
+        args.upstream,
+        args.ruleset,
+        args.db,
+        game=args.game,
+        upstream_key_env=args.upstream_key_env,
+        timeout=args.timeout,
+        budget=args.prompt_budget,
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return OK
+
+
 def _read_game(ruleset: Ruleset | None, path: str | None) -> Game:
     from .errors import SourceError
     from .game import Game
@@ -425,6 +449,37 @@ def _parser() -> argparse.ArgumentParser:
         "default)",
     )
     serve.set_defaults(run=_reporting_input_errors(_serve))
+    proxy = commands.add_parser(
+        "proxy", help="an OpenAI-compatible proxy in front of a model (needs gm-tags[proxy])"
+    )
+    proxy.add_argument(
+        "--upstream",
+        required=True,
+        metavar="URL",
+        help="the model's OpenAI-compatible base URL (http://127.0.0.1:8080/v1), or "
+        "replay:SESSION.jsonl to answer from a recorded session",
+    )
+    proxy.add_argument("--ruleset", required=True, metavar="PATH", help="ruleset file or package")
+    proxy.add_argument("--game", metavar="GAME.json", help="the game a new chat starts from")
+    proxy.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    proxy.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
+    proxy.add_argument("--port", type=int, default=8001, help="the port (default 8001)")
+    proxy.add_argument(
+        "--upstream-key-env",
+        metavar="NAME",
+        help="send the key in this environment variable upstream, instead of the client's",
+    )
+    proxy.add_argument(
+        "--timeout", type=float, default=600.0, help="seconds to wait on the upstream (600)"
+    )
+    proxy.add_argument(
+        "--prompt-budget",
+        type=int,
+        metavar="TOKENS",
+        help="cut the rules reference in the system section to this many tokens",
+    )
+    proxy.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    proxy.set_defaults(run=_reporting_input_errors(_proxy))
     return parser
 
 

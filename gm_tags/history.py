@@ -103,19 +103,39 @@ class Chat:
 
     def reply(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn[Game]]:
         turn = self.game.apply_reply(text, seed=seed)
-        return self._with(Message("reply", (Swipe.of(text, turn),))), turn
+        return self.replied(text, turn), turn
 
     def regenerate(self, text: str, *, seed: int | str | None = None) -> tuple[Chat, Turn[Game]]:
-        last = self._last_reply()
-        turn = self._before(len(self.messages) - 1).apply_reply(text, seed=seed)
-        swipes = (*last.swipes, Swipe.of(text, turn))
-        return self._replace_last(Message("reply", swipes, len(swipes) - 1)), turn
+        turn = self.before_last_reply().apply_reply(text, seed=seed)
+        return self.regenerated(text, turn), turn
 
     def continue_reply(
         self, text: str, *, seed: int | str | None = None
     ) -> tuple[Chat, Turn[Game]]:
+        turn = self._last_reply().swipe.game.continue_reply(text, seed=seed)
+        return self.continued(text, turn), turn
+
+    def before_last_reply(self) -> Game:
+        """The snapshot a regenerated last reply applies to."""
+        self._last_reply()
+        return self._before(len(self.messages) - 1)
+
+    def replied(self, text: str, turn: Turn[Game]) -> Chat:
+        """The chat with a reply added, `turn` being `text` applied to the current snapshot (as
+        a stream gives it)."""
+        return self._with(Message("reply", (Swipe.of(text, turn),)))
+
+    def regenerated(self, text: str, turn: Turn[Game]) -> Chat:
+        """The chat with a swipe added to the last reply, `turn` being `text` applied to the
+        snapshot before it."""
         last = self._last_reply()
-        turn = last.swipe.game.continue_reply(text, seed=seed)
+        swipes = (*last.swipes, Swipe.of(text, turn))
+        return self._replace_last(Message("reply", swipes, len(swipes) - 1))
+
+    def continued(self, text: str, turn: Turn[Game]) -> Chat:
+        """The chat with `text` joined onto the last reply's chosen swipe, `turn` being `text`
+        continued from the snapshot that swipe left."""
+        last = self._last_reply()
         # The continuation's receipts, with their spans in the joined text.
         offset = len(last.swipe.text)
         added = [receipt.to_dict() for receipt in turn.receipts]
@@ -129,7 +149,7 @@ class Chat:
             (*last.swipe.receipts, *added),
         )
         swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
-        return self._replace_last(replace(last, swipes=swipes)), turn
+        return self._replace_last(replace(last, swipes=swipes))
 
     def select(self, swipe: int) -> Chat:
         last = self._last_reply()

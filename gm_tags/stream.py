@@ -22,6 +22,7 @@ is parsed and applied once. Measured in tests/benchmarks/test_stream.py.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Generic
 
 from .dice import Dice
@@ -57,7 +58,7 @@ class ReplyStream(Generic[S]):
 
     @property
     def text(self) -> str:
-        """The reply as received so far."""
+        """The reply as received so far (after `stop()`, the part the turn kept)."""
         return self._text
 
     @property
@@ -88,6 +89,19 @@ class ReplyStream(Generic[S]):
         if narration.startswith(self._shown):
             rest, self._shown = narration[len(self._shown) :], narration
         return rest, self._turn
+
+    def stop(self) -> Turn[S]:
+        """The reply was cut off here: the tags that closed apply and none after. The turn's
+        reply is the text up to where the first tag still open begins, and its narration is
+        exactly what was given out (what the player saw)."""
+        if self._turn is None:
+            candidates = commands_in(self._text)
+            cut = len(self._text)
+            if self._applied < len(candidates):
+                cut = candidates[self._applied].start
+            self._text = self._text[:cut]
+            self._turn = replace(self._run.finish(self._text), narration=self._shown)
+        return self._turn
 
     def _apply(self, candidate: Candidate) -> None:
         (tag,) = parse_all([candidate])

@@ -1,0 +1,47 @@
+"""What the upstream model reads: the client's messages with the game's prompt added in two
+places, and nothing else changed.
+
+- The stable system section (rules, guidance, the rules reference cut to the token budget) goes
+  in a system message of its own right after the client's leading system messages, so a
+  provider's prompt cache, which keys on the opening of the prompt, keeps it turn after turn.
+- The per-turn reminder (what did not happen last turn, the commands, the clocks, a sheet block
+  per character and the party block) goes at the end of the latest user message, after a blank
+  line, where the model reads it last.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..game import Game
+
+SYSTEM_ROLES = ("system", "developer")
+
+
+def upstream_messages(
+    messages: Sequence[Mapping[str, Any]], game: Game, budget: int | None
+) -> list[dict[str, Any]]:
+    forwarded = [copy.deepcopy(dict(message)) for message in messages]
+    leading = 0
+    while leading < len(forwarded) and forwarded[leading].get("role") in SYSTEM_ROLES:
+        leading += 1
+    system = game.system_prompt(budget).text
+    if system:
+        forwarded.insert(leading, {"role": "system", "content": system})
+    reminder = game.reminder()
+    latest = next(
+        (m for m in reversed(forwarded) if m.get("role") == "user"),
+        None,
+    )
+    if reminder and latest is not None:
+        latest["content"] = _with_reminder(latest.get("content"), reminder)
+    return forwarded
+
+
+def _with_reminder(content: object, reminder: str) -> object:
+    if isinstance(content, list):
+        return [*content, {"type": "text", "text": "\n\n" + reminder}]
+    text = content if isinstance(content, str) else ""
+    return f"{text}\n\n{reminder}" if text else reminder

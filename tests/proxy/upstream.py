@@ -1,0 +1,113 @@
+"""A small OpenAI-compatible model server for the proxy's tests, run as its own process on
+loopback (`python -m tests.proxy.upstream PORT`).
+
+Tests script it: `POST /control/script` queues what the next completions answer, each one of
+`{"reply": TEXT, "chunk": N, "delay": SECONDS}` (streamed in N-character pieces when the request
+streams), `{"fail": 500}`, `{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not
+JSON) or `{"cut": true}` (a stream that stops without `[DONE]`). `GET /control/requests` lists the
+bodies and headers of the requests it got, and `DELETE /control/requests` forgets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+MODEL = "fixture-model"
+_script: list[dict[str, Any]] = []
+_seen: list[dict[str, Any]] = []
+
+
+async def script(request: Request) -> Response:
+    _script.extend(await request.json())
+    return JSONResponse({"queued": len(_script)})
+
+
+async def requests(request: Request) -> Response:
+    if request.method == "DELETE":
+        _seen.clear()
+        _script.clear()
+    return JSONResponse(_seen)
+
+
+async def models(_: Request) -> Response:
+    return JSONResponse(
+        {
+            "object": "list",
+            "data": [{"id": MODEL, "object": "model", "created": 0, "owned_by": "t"}],
+        }
+    )
+
+
+async def completions(request: Request) -> Response:
+    body = await request.json()
+    _seen.append({"body": body, "authorization": request.headers.get("authorization")})
+    step = _script.pop(0) if _script else {"reply": "Nothing happens."}
+    if "fail" in step:
+        error = {"message": "the model fell over", "type": "server_error", "code": None}
+        return JSONResponse({"error": error}, status_code=step["fail"])
+    if "hang" in step:
+        await asyncio.sleep(step["hang"])
+    created = int(time.time())
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": step.get("reply", "")}
+        return JSONResponse(
+            {
+                "id": "chatcmpl-fixture",
+                "object": "chat.completion",
+                "created": created,
+                "model": MODEL,
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }
+        )
+    return StreamingResponse(_events(step, created), media_type="text/event-stream")
+
+
+async def _events(step: dict[str, Any], created: int) -> AsyncIterator[str]:
+    def event(delta: dict[str, Any], finish: str | None = None) -> str:
+        chunk = {
+            "id": "chatcmpl-fixture",
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": MODEL,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
+        return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+
+    yield event({"role": "assistant", "content": ""})
+    if step.get("malformed"):
+        yield "data: {this is not json\n\n"
+        return
+    reply, size, delay = step.get("reply", ""), step.get("chunk", 5), step.get("delay", 0)
+    for at in range(0, len(reply), size):
+        if delay:
+            await asyncio.sleep(delay)
+        yield event({"content": reply[at : at + size]})
+        if step.get("cut") and at + size >= len(reply) // 2:
+            return
+    yield event({}, "stop")
+    yield "data: [DONE]\n\n"
+
+
+app = Starlette(
+    routes=[
+        Route("/v1/chat/completions", completions, methods=["POST"]),
+        Route("/v1/models", models, methods=["GET"]),
+        Route("/control/script", script, methods=["POST"]),
+        Route("/control/requests", requests, methods=["GET", "DELETE"]),
+    ]
+)
+
+if __name__ == "__main__":
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
