@@ -82,9 +82,9 @@ def process(game: S, reply: str, dice: Dice | None = None, *, continues: bool = 
     return run.finish(reply)
 
 
-def commands_in(reply: str) -> list[Candidate]:
-    """The candidates in `reply` that name a command family."""
-    return [candidate for candidate in scan(reply) if candidate.name in BINDERS]
+def commands_in(reply: str, start: int = 0) -> list[Candidate]:
+    """The candidates in `reply` (from `start`, as `scan` reads it) that name a command family."""
+    return [candidate for candidate in scan(reply, start) if candidate.name in BINDERS]
 
 
 class ReplyRun(Generic[S]):

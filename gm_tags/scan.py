@@ -44,10 +44,11 @@ class Candidate(NamedTuple):
     closed: bool
 
 
-def scan(reply: str) -> list[Candidate]:
-    """Every command-tag candidate in `reply`, in order, none overlapping."""
+def scan(reply: str, start: int = 0) -> list[Candidate]:
+    """Every command-tag candidate in `reply`, in order, none overlapping; from `start` on (the
+    end of a candidate found before, or 0), the same ones a scan from 0 finds there."""
     found: list[Candidate] = []
-    at = 0
+    at = start
     opens = opening()
     while (opened := opens.search(reply, at)) is not None:
         start, body = opened.start(), opened.end()

@@ -15,8 +15,9 @@ What is held back, and why (see docs/proxy.md):
 - two characters after a removed tag (the markup it may stand wrapped in, `**[...]**`);
 - white space at the end (removing the next tag may take it) and a line still empty.
 
-Each feed scans and narrates the text so far again, which is cheap next to applying a tag: a tag
-is parsed and applied once. Measured in tests/benchmarks/test_stream.py.
+A tag is parsed and applied once. A chunk of plain prose after settled text costs its own length;
+any other chunk scans on from the last tag applied and narrates the text so far again.
+Measured in tests/benchmarks/test_proxy.py.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ _BRACKETS_BEFORE = re.compile(r"[\[ \t]*\Z")
 _AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
 _WRAPPER_STARTS = frozenset("*_~`[(\uff08\u3010")
+# A chunk that cannot open, close or wrap a tag, nor end a line.
+_PLAIN = re.compile(r"[^\[\]\n\r*_~`(\uff08\u3010]*")
 # The longest closing markup `unwrapped` looks for after a removed span.
 _CLOSING_MARKUP = 2
 
@@ -52,8 +55,11 @@ class ReplyStream(Generic[S]):
     def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
         self._run = ReplyRun(game, dice, continues=continues)
         self._text = ""
-        self._applied = 0
+        self._scanned_to = 0  # where the last tag applied ends: the scan goes on from there
         self._shown = ""
+        # The narration of the whole text so far, when plain text added to the reply can only
+        # add itself to it (nothing held, a last line with words and no bracket); else None.
+        self._plain: str | None = None
         self._turn: Turn[S] | None = None
 
     @property
@@ -71,18 +77,19 @@ class ReplyStream(Generic[S]):
         if self._turn is not None:
             raise RuntimeError("the stream has finished")
         self._text += chunk
-        candidates = commands_in(self._text)
-        for candidate in candidates[self._applied :]:
-            if not settled(self._text, candidate):
-                break
-            self._apply(candidate)
-        return self._show(self._safe_narration(candidates))
+        if self._plain is not None and _PLAIN.fullmatch(chunk):
+            self._plain += chunk
+            return self._show(_without_open_end(self._plain))
+        pending = commands_in(self._text, self._scanned_to)
+        while pending and settled(self._text, pending[0]):
+            self._apply(pending.pop(0))
+        return self._show(self._safe_narration(pending))
 
     def finish(self) -> tuple[str, Turn[S]]:
         """The reply has ended: apply what is left, and return the rest of the narration and the
         turn. The narration already given out is a prefix of the turn's."""
         if self._turn is None:
-            for candidate in commands_in(self._text)[self._applied :]:
+            for candidate in commands_in(self._text, self._scanned_to):
                 self._apply(candidate)
             self._turn = self._run.finish(self._text)
         narration, rest = self._turn.narration, ""
@@ -95,10 +102,8 @@ class ReplyStream(Generic[S]):
         reply is the text up to where the first tag still open begins, and its narration is
         exactly what was given out (what the player saw)."""
         if self._turn is None:
-            candidates = commands_in(self._text)
-            cut = len(self._text)
-            if self._applied < len(candidates):
-                cut = candidates[self._applied].start
+            pending = commands_in(self._text, self._scanned_to)
+            cut = pending[0].start if pending else len(self._text)
             self._text = self._text[:cut]
             self._turn = replace(self._run.finish(self._text), narration=self._shown)
         return self._turn
@@ -106,7 +111,7 @@ class ReplyStream(Generic[S]):
     def _apply(self, candidate: Candidate) -> None:
         (tag,) = parse_all([candidate])
         self._run.apply(tag)
-        self._applied += 1
+        self._scanned_to = candidate.end
 
     def _show(self, safe: str) -> str:
         if len(safe) <= len(self._shown) or not safe.startswith(self._shown):
@@ -114,22 +119,21 @@ class ReplyStream(Generic[S]):
         new, self._shown = safe[len(self._shown) :], safe
         return new
 
-    def _safe_narration(self, candidates: list[Candidate]) -> str:
+    def _safe_narration(self, pending: list[Candidate]) -> str:
         """The narration of the text so far that nothing still to come can change."""
         text = self._text
-        held = len(text)
-        if self._applied < len(candidates):
-            held = candidates[self._applied].start
+        held = pending[0].start if pending else len(text)
+        receipts = self._run.receipts
         spans: list[tuple[int, int]] = []
-        for at, receipt in enumerate(self._run.receipts):
+        for at, receipt in enumerate(receipts):
             spans.append((receipt.start, receipt.end))
             if receipt.family != "skill_check":
                 continue
-            following = candidates[at + 1].start if at + 1 < len(candidates) else None
-            if following is None and not _branches_written(text, receipt.end):
+            following = receipts[at + 1].start if at + 1 < len(receipts) else held
+            if following == len(text) and not _branches_written(text, receipt.end):
                 held = min(held, receipt.end)
                 break
-            spans += branch_spans(text, receipt, len(text) if following is None else following)
+            spans += branch_spans(text, receipt, following)
         if held == len(text):
             bracket = text.rfind("[")
             if bracket != -1 and _OPENING_SO_FAR.match(text, bracket):
@@ -142,7 +146,11 @@ class ReplyStream(Generic[S]):
             if settled_to == held:
                 break
             held = settled_to
-        return _without_open_end(narrate(text[:held], kept))
+        narration = narrate(text[:held], kept)
+        last_line = narration[narration.rfind("\n") + 1 :]
+        plain = held == len(text) and last_line.strip() and "[" not in last_line
+        self._plain = narration if plain and not text.endswith(("\n", "\r")) else None
+        return _without_open_end(narration)
 
 
 def _branches_written(text: str, at: int) -> bool:

@@ -19,10 +19,12 @@ from tests.reply.test_reply_corpus import INDEX, REPLIES, starting_game
 REPLY_NAMES = sorted(INDEX)
 
 
-def streamed(game: Game, text: str, cuts: list[int], seed: int = 7) -> tuple[list[str], Turn]:
+def streamed(
+    game: Game, text: str, cuts: list[int], seed: int = 7, batch: Turn | None = None
+) -> tuple[list[str], Turn]:
     """Feed `text` cut at `cuts`; check after every chunk that what was shown is a prefix of the
     batch narration and holds no tag opening; return the pieces shown and the turn."""
-    batch = game.apply_reply(text, seed=seed)
+    batch = batch or game.apply_reply(text, seed=seed)
     stream = game.stream(seed=seed)
     pieces: list[str] = []
     bounds = [0, *sorted(set(cuts)), len(text)]
@@ -48,8 +50,9 @@ def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_smal
 ) -> None:
     text = (REPLIES / name).read_text("utf-8")
     game = starting_game(INDEX[name])
+    batch = game.apply_reply(text, seed=7)
     for size in (*range(1, 9), 13, 64):
-        streamed(game, text, list(range(size, len(text), size)))
+        streamed(game, text, list(range(size, len(text), size)), batch=batch)
 
 
 @pytest.mark.parametrize("name", REPLY_NAMES)
@@ -58,8 +61,10 @@ def test_every_fixture_reply_streams_to_the_batch_result_cut_in_two_anywhere(nam
     a combining mark."""
     text = (REPLIES / name).read_text("utf-8")
     game = starting_game(INDEX[name])
-    for cut in range(1, len(text)):
-        streamed(game, text, [cut])
+    batch = game.apply_reply(text, seed=7)
+    # Every place in the replies up to 400 characters; in longer ones, 400 places spread evenly.
+    for cut in range(1, len(text), max(1, len(text) // 400)):
+        streamed(game, text, [cut], batch=batch)
 
 
 @pytest.mark.parametrize(("ruleset", "game"), GAMES, ids=[game for _, game in GAMES])
@@ -157,3 +162,26 @@ def test_a_continued_stream_keeps_what_the_reply_before_it_left_for_the_reminder
     _, turn = stream.finish()
     assert turn.game.recent == first.game.continue_reply(more).game.recent
     assert len(turn.game.recent) == 2
+
+
+# Pieces that open, close, quote and wrap tags and branches, in every combination.
+TOKENS = (
+    *("[", "]", "*", "**", "_", "(", ")", "`", '"', "\u201c", "\u201d", "\u300c", "\u300d"),
+    *(" ", "  ", "\n", "\n\n", "\t", "\r\n", ".", ",", ":", "\u3002", "\u0915", "\u093f"),
+    *("clock:", "[clock:", ' name="A"', " size=4", " tick=1", "sheet:", "[ sheet :", "[CLOCK："),
+    *("[skill_check:", ' skill="Sneak" dc="8"', "[success:", "[failure:", " ok", "word"),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pieces=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=40),
+    data=st.data(),
+    seed=st.integers(0, 1000),
+)
+def test_text_made_of_tag_pieces_streams_to_the_batch_result(
+    pieces: list[str], data: st.DataObject, seed: int
+) -> None:
+    text = "".join(pieces)
+    cuts = data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=30))
+    streamed(starting_game(INDEX["en/ember-checks.txt"]), text, cuts, seed=seed)

@@ -1,0 +1,72 @@
+"""What the proxy adds to the wait of a streaming client, measured in the same run: the heavy reply
+(4 KB, 40 tags) streamed in 4-character chunks by the test model server on loopback, read with
+the official `openai` client straight from that server and through a real `gm-tags proxy`
+process, in turn, round after round. Reported: the median wait for the first narration token
+and for the last, each way, and what the proxy adds.
+
+Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from openai import OpenAI
+
+from tests.benchmarks.test_grammar import HEAVY
+from tests.proxy.conftest import Upstream
+from tests.proxy.conftest import proxy_url as proxy_url  # the fixtures
+from tests.proxy.conftest import upstream as upstream
+
+ROUNDS = 15
+
+
+def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, float]:
+    """Seconds to the first content token and to the last one."""
+    upstream.script({"reply": HEAVY, "chunk": 4})
+    began = time.perf_counter()
+    first = last = 0.0
+    chunks = client.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": opening}], stream=True
+    )
+    for chunk in chunks:
+        if chunk.choices and chunk.choices[0].delta.content:
+            last = time.perf_counter() - began
+            first = first or last
+    return first, last
+
+
+def test_proxy_streaming_waits(benchmark: Any, upstream: Upstream, proxy_url: str) -> None:
+    direct = OpenAI(base_url=upstream.url, api_key="k", max_retries=0)
+    proxied = OpenAI(base_url=proxy_url, api_key="k", max_retries=0)
+    measured: dict[str, list[tuple[float, float]]] = {"direct": [], "proxy": []}
+
+    def rounds() -> None:
+        for at in range(ROUNDS):
+            measured["direct"].append(waits(direct, upstream, f"Round {at}."))
+            measured["proxy"].append(waits(proxied, upstream, f"Benchmark round {at}."))
+
+    benchmark.pedantic(rounds, rounds=1, iterations=1)
+    medians = {
+        way: (statistics.median(f for f, _ in got), statistics.median(t for _, t in got))
+        for way, got in measured.items()
+    }
+    added_first = medians["proxy"][0] - medians["direct"][0]
+    added_last = medians["proxy"][1] - medians["direct"][1]
+    benchmark.extra_info.update(
+        {
+            "direct_first_ms": medians["direct"][0] * 1000,
+            "direct_last_ms": medians["direct"][1] * 1000,
+            "proxy_first_ms": medians["proxy"][0] * 1000,
+            "proxy_last_ms": medians["proxy"][1] * 1000,
+        }
+    )
+    print(
+        f"\nfirst token: direct {medians['direct'][0] * 1000:.1f} ms, proxy "
+        f"{medians['proxy'][0] * 1000:.1f} ms (+{added_first * 1000:.1f} ms); last token: direct "
+        f"{medians['direct'][1] * 1000:.1f} ms, proxy {medians['proxy'][1] * 1000:.1f} ms "
+        f"(+{added_last * 1000:.1f} ms, {medians['proxy'][1] / medians['direct'][1]:.2f}x)"
+    )
+    assert medians["proxy"][1] >= medians["proxy"][0] > 0
