@@ -301,6 +301,12 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     return OK
 
 
+def _test(args: argparse.Namespace, out: TextIO) -> int:
+    from .testing.cases import run_cases
+
+    return run_cases(Path(args.folder), out, update=args.update)
+
+
 def _proxy(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
@@ -449,6 +455,16 @@ def _parser() -> argparse.ArgumentParser:
         "default)",
     )
     serve.set_defaults(run=_reporting_input_errors(_serve))
+    test = commands.add_parser(
+        "test", help="run a folder of reply cases against their expected files (docs/testing.md)"
+    )
+    test.add_argument("folder", metavar="DIR", help="the folder of cases, with its cases.json")
+    test.add_argument(
+        "--update",
+        action="store_true",
+        help="write the expected file of each case that differs or has none",
+    )
+    test.set_defaults(run=_reporting_input_errors(_test))
     proxy = commands.add_parser(
         "proxy", help="an OpenAI-compatible proxy in front of a model (needs gm-tags[proxy])"
     )
