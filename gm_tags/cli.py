@@ -167,9 +167,10 @@ def _prompt(args: argparse.Namespace, out: TextIO) -> int:
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
     from .history import HistoryError
     from .replay import replay
-    from .store import ChatExistsError, Chats, SqliteStore
+    from .storage import open_store
+    from .store import ChatExistsError, Chats
 
-    store = SqliteStore(args.db)
+    store = open_store(args.db)
     try:
         chats = Chats(store)
         for step in replay(Path(args.session), chats, args.chat, replace=args.replace):
@@ -195,9 +196,10 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     """A chat on the command line. Paste a reply and end it with a line holding only `.`;
     `/regen` makes the next reply a new swipe of the last one, `/swipe N` chooses a swipe,
     `/undo` deletes the last message, `/prompt` prints what the model reads, `/quit` ends."""
-    from .store import Chats, SqliteStore
+    from .storage import open_store
+    from .store import Chats
 
-    store = SqliteStore(args.db)
+    store = open_store(args.db)
     try:
         return _play_loop(args, Chats(store), out)
     finally:
@@ -271,12 +273,12 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
 
 @_reporting_input_errors
 def _chats(args: argparse.Namespace, out: TextIO) -> int:
-    from .store import SqliteStore
+    from .storage import open_store
 
     if not Path(args.db).exists():
         print(f"{args.db} does not exist: no chats", file=sys.stderr)
         return UNREADABLE
-    store = SqliteStore(args.db)
+    store = open_store(args.db)
     try:
         for chat_id in store.chat_ids():
             print(chat_id, file=out)
@@ -298,6 +300,43 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         return UNREADABLE
     app = create_app(args.db, args.ruleset or (), args.cors_origin or ())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return OK
+
+
+def _store_copy(args: argparse.Namespace, out: TextIO) -> int:
+    from .storage import open_store
+    from .store import StoreError
+
+    try:
+        source = open_store(args.source)
+    except StoreError as error:
+        print(error, file=sys.stderr)
+        return UNREADABLE
+    try:
+        target = open_store(args.target)
+    except StoreError as error:
+        source.close()
+        print(error, file=sys.stderr)
+        return UNREADABLE
+    try:
+        chat_ids = source.chat_ids()
+        taken = sorted(set(chat_ids) & set(target.chat_ids()))
+        if taken:
+            print(
+                f"{len(taken)} chats are in the target already ({', '.join(taken[:5])}"
+                f"{', ...' if len(taken) > 5 else ''}); nothing was copied",
+                file=sys.stderr,
+            )
+            return REFUSED
+        rulesets = source.kept_rulesets()
+        for fingerprint, ruleset_id, document in rulesets:
+            target.keep_ruleset(fingerprint, ruleset_id, document)
+        for chat_id in chat_ids:
+            target.put(chat_id, source.load(chat_id), replace=False)
+    finally:
+        source.close()
+        target.close()
+    print(f"copied {len(chat_ids)} chats and {len(rulesets)} rulesets", file=out)
     return OK
 
 
@@ -455,6 +494,16 @@ def _parser() -> argparse.ArgumentParser:
         "default)",
     )
     serve.set_defaults(run=_reporting_input_errors(_serve))
+    store = commands.add_parser("store", help="manage chat stores")
+    store_commands = store.add_subparsers(dest="store_command", required=True)
+    copy = store_commands.add_parser(
+        "copy",
+        help="copy every chat and kept ruleset from one store to another (SQLite file or "
+        "postgresql:// URL)",
+    )
+    copy.add_argument("source", metavar="FROM", help="the store to copy from")
+    copy.add_argument("target", metavar="TO", help="the store to copy into")
+    copy.set_defaults(run=_reporting_input_errors(_store_copy))
     test = commands.add_parser(
         "test", help="run a folder of reply cases against their expected files (docs/testing.md)"
     )

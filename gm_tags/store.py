@@ -61,6 +61,11 @@ MIGRATIONS: Sequence[str] = (
         document TEXT NOT NULL
     );
     """,
+    # Each step on a chat counts one revision, so a worker knows when another one changed it
+    # and two workers never both write a step built on one snapshot.
+    """
+    ALTER TABLE chats ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -114,16 +119,26 @@ class StoredChat:
     ruleset: dict[str, Any]
     start: dict[str, Any]
     messages: tuple[StoredMessage, ...]
+    revision: int = 0
 
 
 class Store(Protocol):
+    """Where chats are kept: `SqliteStore`, or `gm_tags.pgstore.PgStore` for PostgreSQL."""
+
     def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None: ...
 
     def load(self, chat_id: str) -> StoredChat: ...
 
+    def revision(self, chat_id: str) -> int: ...
+
     def write_tail(
-        self, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int = 0
-    ) -> None: ...
+        self,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+        kept: int = 0,
+        revision: int | None = None,
+    ) -> int: ...
 
     def chat_ids(self) -> list[str]: ...
 
@@ -133,9 +148,19 @@ class Store(Protocol):
 
     def kept_ruleset(self, fingerprint: str) -> dict[str, Any] | None: ...
 
+    def kept_rulesets(self) -> list[tuple[str, str, dict[str, Any]]]: ...
+
     def delete(self, chat_id: str) -> None: ...
 
     def close(self) -> None: ...
+
+
+class StaleChatError(GmTagsError):
+    """A step written on a chat that another worker changed since it was read: read it again
+    and take the step again. `code` is `chat_conflict`, which an HTTP layer answers with 409
+    when even that keeps failing."""
+
+    code = "chat_conflict"
 
 
 class SqliteStore:
@@ -250,23 +275,28 @@ class SqliteStore:
         )
         try:
             with self._transaction() as db:
-                db.execute("INSERT INTO chats VALUES (?, ?, ?)", row)
+                db.execute("INSERT INTO chats (chat_id, ruleset, start) VALUES (?, ?, ?)", row)
         except sqlite3.IntegrityError:
             raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
     def load(self, chat_id: str) -> StoredChat:
         with self._lock, self._errors_said():
+            # One read transaction: another process's step cannot land between the statements.
+            self._connection.execute("BEGIN")
             try:
                 return self._load(chat_id)
             except (ValueError, TypeError) as error:
                 raise StoreCorruptError(
                     f"{self.path}: a row of chat {chat_id!r} cannot be read: {error}"
                 ) from None
+            finally:
+                if self._connection.in_transaction:
+                    self._connection.execute("COMMIT")
 
     def _load(self, chat_id: str) -> StoredChat:
         db = self._connection
         row = db.execute(
-            "SELECT ruleset, start FROM chats WHERE chat_id = ?", (chat_id,)
+            "SELECT ruleset, start, revision FROM chats WHERE chat_id = ?", (chat_id,)
         ).fetchone()
         if row is None:
             raise UnknownChatError(f"no chat {chat_id!r}")
@@ -290,35 +320,68 @@ class SqliteStore:
                 ).fetchall()
             )
             messages.append(StoredMessage(role, selected, swipes))
-        return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages))
+        return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages), int(row[2]))
+
+    def revision(self, chat_id: str) -> int:
+        """The chat's revision as stored now (`UnknownChatError` when there is none)."""
+        with self._lock, self._errors_said():
+            row = self._connection.execute(
+                "SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)
+            ).fetchone()
+        if row is None:
+            raise UnknownChatError(f"no chat {chat_id!r}")
+        return int(row[0])
 
     def write_tail(
-        self, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int = 0
-    ) -> None:
-        """Replace the messages from `first` on with `messages`, in one transaction. With
-        `kept`, the first message's first `kept` swipes are already stored as they are (a
-        regenerated reply adds a swipe): only its selection and its later swipes are written."""
+        self,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+        kept: int = 0,
+        revision: int | None = None,
+    ) -> int:
+        """Replace the messages from `first` on with `messages`, in one transaction, and return
+        the chat's new revision. With `revision`, only when the chat is still at it
+        (`StaleChatError` otherwise, and nothing written). With `kept`, the first message's
+        first `kept` swipes are already stored as they are (a regenerated reply adds a swipe):
+        only its selection and its later swipes are written."""
         with self._transaction() as db:
-            if kept:
-                db.execute(
-                    "DELETE FROM swipes WHERE chat_id = ? AND "
-                    "(position > ? OR (position = ? AND swipe >= ?))",
-                    (chat_id, first, first, kept),
-                )
-                db.execute(
-                    "DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first)
-                )
-                head, *rest = messages
-                db.execute(
-                    "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
-                    (head.selected, chat_id, first),
-                )
-                self._insert_swipes(db, chat_id, first, head.swipes[kept:], kept)
-                self._insert_messages(db, chat_id, first + 1, rest)
-                return
-            db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
-            db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
-            self._insert_messages(db, chat_id, first, messages)
+            bumped = db.execute(
+                "UPDATE chats SET revision = revision + 1 WHERE chat_id = ? "
+                "AND (? IS NULL OR revision = ?) RETURNING revision",
+                (chat_id, revision, revision),
+            ).fetchone()
+            if bumped is None:
+                raise StaleChatError(f"chat {chat_id!r} changed since it was read")
+            self._write_tail(db, chat_id, first, messages, kept)
+            return int(bumped[0])
+
+    def _write_tail(
+        self,
+        db: sqlite3.Connection,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+        kept: int,
+    ) -> None:
+        if kept:
+            db.execute(
+                "DELETE FROM swipes WHERE chat_id = ? AND "
+                "(position > ? OR (position = ? AND swipe >= ?))",
+                (chat_id, first, first, kept),
+            )
+            db.execute("DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first))
+            head, *rest = messages
+            db.execute(
+                "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
+                (head.selected, chat_id, first),
+            )
+            self._insert_swipes(db, chat_id, first, head.swipes[kept:], kept)
+            self._insert_messages(db, chat_id, first + 1, rest)
+            return
+        db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
+        db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
+        self._insert_messages(db, chat_id, first, messages)
 
     def _insert_messages(
         self,
@@ -360,18 +423,28 @@ class SqliteStore:
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
         """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
-        `replace`, when the chat there is replaced."""
-        row = (
-            chat_id,
-            json.dumps(chat.ruleset, ensure_ascii=False),
-            json.dumps(chat.start, ensure_ascii=False),
-        )
+        `replace`, when the chat there is replaced (at a revision past the one it had, so every
+        worker holding it reads it again)."""
         try:
             with self._transaction() as db:
+                revision = chat.revision
                 if replace:
+                    held = db.execute(
+                        "SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)
+                    ).fetchone()
+                    revision = max(revision, int(held[0]) + 1) if held else revision
                     for table in ("swipes", "messages", "chats"):
                         db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
-                db.execute("INSERT INTO chats VALUES (?, ?, ?)", row)
+                row = (
+                    chat_id,
+                    json.dumps(chat.ruleset, ensure_ascii=False),
+                    json.dumps(chat.start, ensure_ascii=False),
+                    revision,
+                )
+                db.execute(
+                    "INSERT INTO chats (chat_id, ruleset, start, revision) VALUES (?, ?, ?, ?)",
+                    row,
+                )
                 self._insert_messages(db, chat_id, 0, chat.messages)
         except sqlite3.IntegrityError:
             raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
@@ -398,6 +471,14 @@ class SqliteStore:
                 f"{self.path}: ruleset {fingerprint} cannot be read: {error}"
             ) from None
         return document
+
+    def kept_rulesets(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """Every ruleset kept: fingerprint, id and document (what a store copy carries over)."""
+        with self._lock, self._errors_said():
+            rows = self._connection.execute(
+                "SELECT fingerprint, ruleset_id, document FROM rulesets ORDER BY fingerprint"
+            ).fetchall()
+        return [(fingerprint, ruleset_id, json.loads(doc)) for fingerprint, ruleset_id, doc in rows]
 
     def delete(self, chat_id: str) -> None:
         """Forget a chat and all its messages, in one transaction."""
@@ -504,6 +585,10 @@ class Chats:
         self.store.put(chat_id, stored, replace=replace)
 
     def open(self, chat_id: str) -> Chat:
+        return self.open_at(chat_id)[0]
+
+    def open_at(self, chat_id: str) -> tuple[Chat, int]:
+        """The chat and the revision it was read at."""
         try:
             return self._open(chat_id)
         except GameDocumentError as error:
@@ -511,7 +596,7 @@ class Chats:
                 f"chat {chat_id!r}: a game it stored does not read back: {error}"
             ) from None
 
-    def _open(self, chat_id: str) -> Chat:
+    def _open(self, chat_id: str) -> tuple[Chat, int]:
         stored = self.store.load(chat_id)
         ruleset = self._ruleset(stored.ruleset)
         messages = tuple(
@@ -531,18 +616,19 @@ class Chats:
             )
             for message in stored.messages
         )
-        return Chat(Game.from_document(ruleset, stored.start), messages)
+        return Chat(Game.from_document(ruleset, stored.start), messages), stored.revision
 
-    def save(self, chat_id: str, before: Chat, after: Chat) -> None:
+    def save(self, chat_id: str, before: Chat, after: Chat, revision: int | None = None) -> int:
         """Write what `after` changed from `before`: the messages from the first one that is not
-        the same, in one transaction."""
+        the same, in one transaction; with `revision`, only if the chat is still at it
+        (`StaleChatError`). Returns the chat's revision after."""
         first = 0
         for old, new in zip(before.messages, after.messages, strict=False):
             if old is not new:
                 break
             first += 1
         if first == len(before.messages) == len(after.messages):
-            return
+            return revision if revision is not None else self.store.revision(chat_id)
         kept = 0
         if first < len(before.messages) and first < len(after.messages):
             old, new = before.messages[first], after.messages[first]
@@ -555,7 +641,7 @@ class Chats:
                     kept += 1
         tail = after.messages[first:]
         stored = [_stored(m, skip=kept if at == 0 else 0) for at, m in enumerate(tail)]
-        self.store.write_tail(chat_id, first, stored, kept)
+        return self.store.write_tail(chat_id, first, stored, kept, revision)
 
     def _ruleset(self, source: dict[str, Any]) -> Ruleset:
         key = json.dumps(source, sort_keys=True)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +60,12 @@ def run_together(target: Callable[..., None], argument_lists: Sequence[tuple[Any
         thread.start()
     for thread in threads:
         thread.join()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A real PostgreSQL cluster for the session (tests/postgres.py)."""
+    from tests.postgres import cluster
+
+    with cluster() as running:
+        yield running

@@ -29,7 +29,7 @@ from ..game import Game
 from ..ruleset import load_ruleset
 from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
-from ..store import SqliteStore
+from ..storage import open_store
 from ..stream import ReplyStream
 from .chats import Landed, ProxyChats
 from .messages import upstream_messages
@@ -65,7 +65,7 @@ def create_proxy_app(
     start = Game.new(loaded)
     if game is not None:
         start = Game.from_document(loaded, _document(Path(game)))
-    served = ServedChats(lambda: SqliteStore(db))
+    served = ServedChats(lambda: open_store(db))
     served.open()
     chats = ProxyChats(served, {"path": str(Path(ruleset).resolve())}, start)
     client = upstream_client(upstream, timeout)

@@ -10,13 +10,15 @@ ever build on one snapshot and none is lost.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
-from ..service.chats import ServedChats
+from ..service.chats import RETRIES, ServedChats
+from ..store import ChatExistsError, StaleChatError
 from .transcript import Plan, Said, line_ids, plan_step
 
 STRIPES = 64
@@ -66,19 +68,32 @@ class ProxyChats:
     def land(
         self, key: str, said: list[Said], planned: Plan, text: str, turn: Turn[Game]
     ) -> Landed:
-        """Write `text` (its `turn` worked out on `planned`'s snapshot) as the request's step."""
+        """Write `text` (its `turn` worked out on `planned`'s snapshot) as the request's step,
+        planned again on the lines as they stand (another worker may have written to them)."""
         with self._lock(key):
-            plan = plan_step(key, self._lines(key), said, self._start)
-            if plan.action != planned.action or plan.game.to_document() != (
-                planned.game.to_document()
-            ):
-                turn = _again(plan, text)
-            after = _taken(plan, text, turn)
-            if plan.new:
-                self.served.chats.put(plan.line, dict(self._source), after, replace=False)
-            else:
-                self.served.step(plan.line, lambda _: (after, None))
-            return Landed(plan, after, turn)
+            for attempt in range(RETRIES + 1):
+                plan = plan_step(key, self._lines(key), said, self._start)
+                same = plan.action == planned.action and (
+                    plan.game.to_document() == planned.game.to_document()
+                )
+                landed_turn = turn if same else _again(plan, text)
+                after = _taken(plan, text, landed_turn)
+                try:
+                    if plan.new:
+                        self.served.chats.put(plan.line, dict(self._source), after, replace=False)
+                    else:
+                        self.served.step(plan.line, _replacing(after), retries=0)
+                except (StaleChatError, ChatExistsError):
+                    if attempt == RETRIES:
+                        raise
+                    continue
+                return Landed(plan, after, landed_turn)
+            raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _replacing(after: Chat) -> Callable[[Chat], tuple[Chat, None]]:
+    """A step that leaves the chat as `after` (worked out on the chat as this worker read it)."""
+    return lambda _: (after, None)
 
 
 def _again(plan: Plan, text: str) -> Turn[Game]:

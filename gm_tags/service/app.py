@@ -26,9 +26,10 @@ from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import MAX_FILE_BYTES
 from ..settings import DEFAULT_DB
+from ..storage import open_store
 from ..store import (
     ChatExistsError,
-    SqliteStore,
+    StaleChatError,
     StoreBusyError,
     StoreCorruptError,
     StoreError,
@@ -132,7 +133,7 @@ def create_app(
     for path in rulesets:
         ruleset = load_ruleset(path)
         installed[ruleset.id] = (str(Path(path).resolve()), ruleset)
-    served = ServedChats(lambda: SqliteStore(db))
+    served = ServedChats(lambda: open_store(db))
     served.open()  # now, so a file that is not a store is refused before anything is served
 
     @asynccontextmanager
@@ -415,6 +416,13 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ChatExistsError)
     def exists(_: Request, error: ChatExistsError) -> JSONResponse:
         return _error(409, "chat_exists", str(error))
+
+    @app.exception_handler(StaleChatError)
+    def stale(_: Request, error: StaleChatError) -> JSONResponse:
+        # Other workers kept changing the chat while this step was taken again and again.
+        response = _error(409, "chat_conflict", str(error))
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(HistoryError)
     def history(_: Request, error: HistoryError) -> JSONResponse:

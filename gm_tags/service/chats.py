@@ -5,6 +5,12 @@ A step is computed on the chat value as it stands, written in one transaction, a
 becomes the chat the next request sees; a step whose write fails leaves both the store and the
 memory as they were.
 
+Several processes may serve one store (PostgreSQL, or one SQLite file): every chat carries a
+revision that each step bumps. A step is written only if the chat is still at the revision it
+was computed on; when another process got there first, the chat is read again and the step taken
+again on it (`RETRIES` times, then `StaleChatError`, a 409). A read checks the stored revision, so
+no process answers from a chat another one has changed.
+
 Memory stays bounded whatever ids requests name: chats are locked by a fixed set of stripes (two
 chats may share one and wait for each other, never two steps of one chat run at once), and only
 the `HELD` most recently used chats are kept; any other is read back from the store when asked for.
@@ -15,18 +21,19 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TypeVar
 
 from ..game import Game
 from ..history import Chat
-from ..store import Chats, Store
+from ..store import Chats, StaleChatError, Store
 
 T = TypeVar("T")
 
 STRIPES = 64
 HELD = 256
+# How many times a step is taken again on a chat another process changed first.
+RETRIES = 5
 
 
 class ServedChats:
@@ -36,8 +43,8 @@ class ServedChats:
     def __init__(self, open_store: Callable[[], Store]) -> None:
         self._open_store = open_store
         self._chats: Chats | None = None
-        self._held: OrderedDict[str, Chat] = OrderedDict()
-        self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
+        self._held: OrderedDict[str, tuple[Chat, int]] = OrderedDict()
+        self._stripes = tuple(threading.RLock() for _ in range(STRIPES))
         self._guard = threading.Lock()
 
     def open(self) -> Chats:
@@ -59,19 +66,19 @@ class ServedChats:
             self._chats = None
             self._held.clear()
 
-    def _lock(self, chat_id: str) -> threading.Lock:
+    def _lock(self, chat_id: str) -> threading.RLock:
         return self._stripes[hash(chat_id) % STRIPES]
 
-    def _recall(self, chat_id: str) -> Chat | None:
+    def _recall(self, chat_id: str) -> tuple[Chat, int] | None:
         with self._guard:
-            chat = self._held.get(chat_id)
-            if chat is not None:
+            held = self._held.get(chat_id)
+            if held is not None:
                 self._held.move_to_end(chat_id)
-            return chat
+            return held
 
-    def _hold(self, chat_id: str, chat: Chat) -> None:
+    def _hold(self, chat_id: str, chat: Chat, revision: int) -> None:
         with self._guard:
-            self._held[chat_id] = chat
+            self._held[chat_id] = (chat, revision)
             self._held.move_to_end(chat_id)
             while len(self._held) > HELD:
                 self._held.popitem(last=False)
@@ -80,38 +87,55 @@ class ServedChats:
         with self._guard:
             self._held.pop(chat_id, None)
 
-    @contextmanager
-    def _holding(self, chat_id: str) -> Iterator[Chat]:
-        with self._lock(chat_id):
-            chat = self._recall(chat_id)
-            if chat is None:
-                chat = self.chats.open(chat_id)  # UnknownChatError when there is none
-                self._hold(chat_id, chat)
-            yield chat
+    def _current(self, chat_id: str, *, checked: bool) -> tuple[Chat, int]:
+        """The chat as held, read from the store when it is not held, or (when `checked`) when
+        the store has it at another revision."""
+        held = self._recall(chat_id)
+        if held is not None and checked and self.chats.store.revision(chat_id) != held[1]:
+            held = None
+        if held is None:
+            held = self.chats.open_at(chat_id)  # UnknownChatError when there is none
+            self._hold(chat_id, *held)
+        return held
 
     def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
         """Store a new chat (a made-up id when none is given); `ChatExistsError` when taken."""
         chat_id = chat_id or uuid.uuid4().hex
         with self._lock(chat_id):
-            self._hold(chat_id, self.chats.create(chat_id, dict(source), start))
+            self._hold(chat_id, self.chats.create(chat_id, dict(source), start), 0)
         return chat_id
 
     def chat_ids(self) -> list[str]:
         return self.chats.store.chat_ids()
 
     def read(self, chat_id: str) -> Chat:
-        with self._holding(chat_id) as chat:
-            return chat
+        with self._lock(chat_id):
+            return self._current(chat_id, checked=True)[0]
 
-    def step(self, chat_id: str, take: Callable[[Chat], tuple[Chat, T]]) -> tuple[Chat, T]:
-        """Take one step on a chat: `take` returns the new chat and what to answer."""
-        with self._holding(chat_id) as before:
-            after, answer = take(before)
-            self.chats.save(chat_id, before, after)
-            self._hold(chat_id, after)
-            return after, answer
+    def step(
+        self, chat_id: str, take: Callable[[Chat], tuple[Chat, T]], *, retries: int = RETRIES
+    ) -> tuple[Chat, T]:
+        """Take one step on a chat: `take` returns the new chat and what to answer. It may be
+        called again on the chat as another process left it (see the module's note)."""
+        with self._lock(chat_id):
+            for attempt in range(retries + 1):
+                # Checked first: a step computed on a chat another worker changed would only
+                # be refused at its write and taken again.
+                before, revision = self._current(chat_id, checked=True)
+                after, answer = take(before)
+                try:
+                    revision = self.chats.save(chat_id, before, after, revision)
+                except StaleChatError:
+                    self._forget(chat_id)
+                    if attempt == retries:
+                        raise
+                    continue
+                self._hold(chat_id, after, revision)
+                return after, answer
+            raise AssertionError("unreachable")  # the loop returns or raises
 
     def delete(self, chat_id: str) -> None:
-        with self._holding(chat_id):
+        with self._lock(chat_id):
+            self._current(chat_id, checked=False)
             self.chats.store.delete(chat_id)
             self._forget(chat_id)

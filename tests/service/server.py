@@ -49,7 +49,8 @@ class Server:
 
 
 @contextmanager
-def serving(db: Path, *rulesets: str) -> Iterator[Server]:
+def serving(db: Path | str, *rulesets: str) -> Iterator[Server]:
+    """A `gm-tags serve` process on the store `db` (a file, or a postgresql:// URL)."""
     port = free_port()
     command = [sys.executable, "-m", "gm_tags.cli", "serve", "--db", str(db), "--port", str(port)]
     command += ["--log-level", "warning"]

@@ -1,0 +1,171 @@
+"""The store's behaviour, the same on both back-ends: SQLite (a file) and PostgreSQL (a real
+server, tests/postgres.py). Chats are written and read back whole, steps count revisions, a step
+built on a chat another worker changed is refused, and workers starting at once migrate once."""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gm_tags import Game
+from gm_tags.cli import main
+from gm_tags.history import Chat
+from gm_tags.storage import open_store
+from gm_tags.store import (
+    MIGRATIONS,
+    ChatExistsError,
+    Chats,
+    StaleChatError,
+    Store,
+    UnknownChatError,
+)
+from tests.conftest import FIXTURES, ruleset_named
+
+CREW = {"path": str(FIXTURES / "rulesets" / "crew-of-shadows.json")}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a new, empty store is: an SQLite file, or a new database on the cluster."""
+    if request.param == "sqlite":
+        return str(tmp_path / "gm.sqlite")
+    return str(request.getfixturevalue("postgres").new_database())
+
+
+@pytest.fixture
+def store(db: str) -> Any:
+    opened = open_store(db)
+    yield opened
+    opened.close()
+
+
+def start() -> Game:
+    return (
+        Game.new(ruleset_named("crew-of-shadows")).apply_reply('[clock: name="Plan" size="8"]').game
+    )
+
+
+def tick(amount: int) -> str:
+    return f'[clock: name="Plan" tick="{amount}"] The plan moves, {amount}.'
+
+
+def played(chats: Chats, chat_id: str = "c") -> Chat:
+    chat = chats.create(chat_id, CREW, start())
+    one = chat.user("Go.")
+    one, _ = one.reply(tick(1))
+    chats.save(chat_id, chat, one)
+    two, _ = one.regenerate(tick(3))
+    chats.save(chat_id, one, two)
+    three = two.user("On.")
+    three, _ = three.reply(tick(2))
+    chats.save(chat_id, two, three)
+    return three
+
+
+def test_a_new_store_is_at_the_newest_schema(store: Store) -> None:
+    assert store.schema_version == len(MIGRATIONS)  # type: ignore[attr-defined]
+
+
+def test_a_chat_reads_back_whole_with_its_swipes_and_snapshots(store: Store) -> None:
+    chats = Chats(store)
+    chat = played(chats)
+    back, revision = Chats(store).open_at("c")
+    assert revision == 3
+    assert [m.role for m in back.messages] == ["user", "reply", "user", "reply"]
+    assert [s.text for s in back.messages[1].swipes] == [tick(1), tick(3)]
+    assert back.messages[1].selected == 1
+    assert back.game.to_document() == chat.game.to_document()
+    assert back.game.clocks[0].filled == 5
+    assert back.messages[3].swipe.receipts == chat.messages[3].swipe.receipts
+
+
+def test_a_step_on_a_chat_another_worker_changed_is_refused_and_writes_nothing(
+    db: str,
+) -> None:
+    first, second = open_store(db), open_store(db)
+    try:
+        mine, theirs = Chats(first), Chats(second)
+        chat = mine.create("c", CREW, start())
+        read_here, at_here = mine.open_at("c")
+        read_there, at_there = theirs.open_at("c")
+        landed, _ = read_there.reply(tick(2))
+        assert theirs.save("c", read_there, landed, at_there) == at_there + 1
+        late, _ = read_here.reply(tick(4))
+        with pytest.raises(StaleChatError):
+            mine.save("c", read_here, late, at_here)
+        back = mine.open("c")
+        assert back.game.clocks[0].filled == 2 and len(back.messages) == 1
+        assert chat.game.clocks[0].filled == 0
+    finally:
+        first.close()
+        second.close()
+
+
+def test_ids_taken_unknown_chats_put_replace_and_delete(store: Store) -> None:
+    chats = Chats(store)
+    chat = played(chats)
+    with pytest.raises(ChatExistsError):
+        chats.create("c", CREW, start())
+    with pytest.raises(UnknownChatError):
+        store.load("nobody")
+    with pytest.raises(UnknownChatError):
+        store.revision("nobody")
+    chats.put("copy", CREW, chat, replace=False)
+    with pytest.raises(ChatExistsError):
+        chats.put("copy", CREW, chat, replace=False)
+    before = store.revision("copy")
+    shorter = Chat(chat.start, chat.messages[:2])
+    chats.put("copy", CREW, shorter, replace=True)
+    assert len(chats.open("copy").messages) == 2
+    assert store.revision("copy") > before  # every worker holding it reads it again
+    store.delete("copy")
+    assert store.chat_ids() == ["c"]
+    fingerprint, ruleset_id, document = store.kept_rulesets()[0]
+    assert ruleset_id == "crew-of-shadows" and store.kept_ruleset(fingerprint) == document
+
+
+def test_workers_starting_at_once_migrate_once(db: str) -> None:
+    opened: list[Store] = []
+    failures: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            opened.append(open_store(db))
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert {s.schema_version for s in opened} == {len(MIGRATIONS)}  # type: ignore[attr-defined]
+    for one in opened:
+        one.close()
+
+
+def test_store_copy_moves_every_chat_and_ruleset(db: str, tmp_path: Path) -> None:
+    source = tmp_path / "from.sqlite"
+    chats = Chats(open_store(str(source)))
+    chat = played(chats, "heist")
+    played(chats, "another")
+    chats.store.close()
+    out = io.StringIO()
+    assert main(["store", "copy", str(source), db], out) == 0
+    assert "2 chats" in out.getvalue()
+    copied = open_store(db)
+    try:
+        assert copied.chat_ids() == ["another", "heist"]
+        back = Chats(copied).open("heist")
+        assert back.game.to_document() == chat.game.to_document()
+        assert [len(m.swipes) for m in back.messages] == [1, 2, 1, 1]
+        assert len(copied.kept_rulesets()) == 1
+    finally:
+        copied.close()
+    # A chat already there is never overwritten.
+    assert main(["store", "copy", str(source), db], io.StringIO()) == 1
