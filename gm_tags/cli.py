@@ -299,7 +299,14 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         )
         return UNREADABLE
     app = create_app(args.db, args.ruleset or (), args.cors_origin or ())
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # Open event streams (a play page left open) must not hold a stopping server: 3 s at most.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=3,
+    )
     return OK
 
 
@@ -366,7 +373,14 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
         timeout=args.timeout,
         budget=args.prompt_budget,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # Open event streams (a play page left open) must not hold a stopping server: 3 s at most.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=3,
+    )
     return OK
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from .checks.record import CheckRecord, CheckRequest
 from .checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
-from .commands.sheet import RestCommand, SheetCommand
+from .commands.sheet import RestCommand, SheetCommand, StateCommand
 from .dice import Dice
 from .engine.outcome import Outcome
 from .engine.sheet import run_sheet
@@ -117,6 +117,12 @@ class Game(GameState):
         """Take a rest (by id or label) for one character, the player's by default, or for
         every character with `who="party"`, as `[sheet: op="rest"]` does."""
         return self._edit(RestCommand(who, "rest", (("rest", rest),), rest))
+
+    def set_state(self, who: str | None, state: str, value: str) -> SheetEdit:
+        """Set a live state (by id or label) to one of its values, as a sheet screen's picker
+        does, under the same rules as `[sheet: op="state"]`."""
+        request = (("state", state), ("value", value))
+        return self._edit(StateCommand(who, "state", request, state, value))
 
     def set_box(self, who: str | None, track: str, box: int, kind: str | None) -> SheetEdit:
         """Mark (`kind`) or clear (`kind=None`) one box of a wound track by hand, as a player

@@ -185,6 +185,23 @@ class Chat:
             return self, edit
         return self.record(f"rest {rest}: {edit.now}", edit.game), edit
 
+    def set_box(
+        self, who: str | None, track: str, box: int, kind: str | None
+    ) -> tuple[Chat, SheetEdit]:
+        """A wound box marked (`kind`) or cleared by hand on the sheet screen: an event."""
+        edit = self.game.set_box(who, track, box, kind)
+        if not edit.ok:
+            return self, edit
+        what = f"box {box} of {track} {'marked ' + kind if kind else 'cleared'}"
+        return self.record(f"{who or 'player'}: {what}: {edit.now}", edit.game), edit
+
+    def set_state(self, who: str | None, state: str, value: str) -> tuple[Chat, SheetEdit]:
+        """A live state picked on the sheet screen: an event."""
+        edit = self.game.set_state(who, state, value)
+        if not edit.ok:
+            return self, edit
+        return self.record(f"{who or 'player'}: {edit.now}", edit.game), edit
+
     def record(self, text: str, game: Game) -> Chat:
         """An event in the story: a change made outside a reply, with the snapshot it left."""
         return self._with(Message("event", (Swipe(text, game),)))

@@ -36,6 +36,7 @@ from ..store import (
     StoreReadOnlyError,
     UnknownChatError,
 )
+from ..web.routes import install_play_page
 from .chats import ServedChats
 from .models import (
     MAX_BODY_BYTES,
@@ -161,6 +162,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     _install_error_handlers(app)
+    install_play_page(app, served)
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -109,8 +109,15 @@ class ServedChats:
         return self.chats.store.chat_ids()
 
     def read(self, chat_id: str) -> Chat:
+        return self.read_at(chat_id)[0]
+
+    def read_at(self, chat_id: str) -> tuple[Chat, int]:
+        """The chat as stored now, and its revision."""
         with self._lock(chat_id):
-            return self._current(chat_id, checked=True)[0]
+            return self._current(chat_id, checked=True)
+
+    def revision(self, chat_id: str) -> int:
+        return self.chats.store.revision(chat_id)
 
     def step(
         self, chat_id: str, take: Callable[[Chat], tuple[Chat, T]], *, retries: int = RETRIES

@@ -80,6 +80,23 @@ class RestIn(Strict):
     who: str | None = Field(default=None, max_length=MAX_NAME)
 
 
+class BoxIn(Strict):
+    """A wound box marked (`kind`) or cleared (`kind` null) by hand on the sheet screen."""
+
+    who: str | None = Field(default=None, max_length=MAX_NAME)
+    track: str = Field(min_length=1, max_length=MAX_NAME)
+    box: int = Field(ge=1, le=1000)
+    kind: str | None = Field(default=None, max_length=MAX_NAME)
+
+
+class StateIn(Strict):
+    """A live state picked on the sheet screen."""
+
+    who: str | None = Field(default=None, max_length=MAX_NAME)
+    state: str = Field(min_length=1, max_length=MAX_NAME)
+    value: str = Field(min_length=1, max_length=MAX_NAME)
+
+
 class PartySaveIn(Strict):
     draft: dict[str, Any]
     revision: int = Field(ge=0)

@@ -13,6 +13,7 @@ import statistics
 import time
 from typing import Any
 
+import pytest
 from openai import OpenAI
 
 from tests.benchmarks.test_grammar import HEAVY
@@ -38,9 +39,13 @@ def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, floa
     return first, last
 
 
-def test_proxy_streaming_waits(benchmark: Any, upstream: Upstream, proxy_url: str) -> None:
+def test_proxy_streaming_waits(
+    benchmark: Any, upstream: Upstream, proxy_url: str, request: pytest.FixtureRequest
+) -> None:
     direct = OpenAI(base_url=upstream.url, api_key="k", max_retries=0)
     proxied = OpenAI(base_url=proxy_url, api_key="k", max_retries=0)
+    request.addfinalizer(direct.close)
+    request.addfinalizer(proxied.close)
     measured: dict[str, list[tuple[float, float]]] = {"direct": [], "proxy": []}
 
     def rounds() -> None:

@@ -38,17 +38,19 @@ def test_the_clients_key_goes_upstream_unless_the_proxy_is_given_its_own(
     upstream: Upstream, tmp_path: Path
 ) -> None:
     env = {**os.environ, "GM_TEST_UPSTREAM_KEY": "the-proxys-key"}
-    with proxy(upstream.url, tmp_path / "a.db") as url:
-        OpenAI(base_url=url, api_key="the-clients-key", max_retries=0).models.list()
-        OpenAI(base_url=url, api_key="the-clients-key", max_retries=0).chat.completions.create(
-            model="m", messages=[{"role": "user", "content": "Hello."}]
-        )
-    with proxy(
-        upstream.url, tmp_path / "b.db", "--upstream-key-env", "GM_TEST_UPSTREAM_KEY", env=env
-    ) as url:
-        OpenAI(base_url=url, api_key="the-clients-key", max_retries=0).chat.completions.create(
-            model="m", messages=[{"role": "user", "content": "Hello."}]
-        )
+    with (
+        proxy(upstream.url, tmp_path / "a.db") as url,
+        OpenAI(base_url=url, api_key="the-clients-key", max_retries=0) as client,
+    ):
+        client.models.list()
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Hello."}])
+    with (
+        proxy(
+            upstream.url, tmp_path / "b.db", "--upstream-key-env", "GM_TEST_UPSTREAM_KEY", env=env
+        ) as url,
+        OpenAI(base_url=url, api_key="the-clients-key", max_retries=0) as client,
+    ):
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Hello."}])
     keys = [seen["authorization"] for seen in upstream.requests()]
     assert keys == ["Bearer the-clients-key", "Bearer the-proxys-key"]
 
@@ -70,8 +72,10 @@ def session_replies() -> list[str]:
 
 
 def test_the_replay_upstream_answers_from_a_recorded_session_in_order(tmp_path: Path) -> None:
-    with proxy(f"replay:{SESSION}", tmp_path / "replay.db") as url:
-        client = OpenAI(base_url=url, api_key="none", max_retries=0)
+    with (
+        proxy(f"replay:{SESSION}", tmp_path / "replay.db") as url,
+        OpenAI(base_url=url, api_key="none", max_retries=0) as client,
+    ):
         assert [model.id for model in client.models.list()] == ["gm-tags-replay"]
         messages = [{"role": "user", "content": "We go in through the skylight."}]
         pieces = [
@@ -127,8 +131,10 @@ def test_a_bad_request_is_refused_in_the_openai_shape(
 
 
 def test_an_unreachable_upstream_is_a_502_in_the_openai_shape(tmp_path: Path) -> None:
-    with proxy(f"http://127.0.0.1:{free_port()}/v1", tmp_path / "none.db") as url:
-        client = OpenAI(base_url=url, api_key="k", max_retries=0)
-        with pytest.raises(openai.APIStatusError) as raised:
-            client.chat.completions.create(model="m", messages=[{"role": "user", "content": "?"}])
+    with (
+        proxy(f"http://127.0.0.1:{free_port()}/v1", tmp_path / "none.db") as url,
+        OpenAI(base_url=url, api_key="k", max_retries=0) as client,
+        pytest.raises(openai.APIStatusError) as raised,
+    ):
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "?"}])
     assert raised.value.status_code == 502

@@ -32,6 +32,9 @@ def reply(client: int, number: int) -> str:
 
 @pytest.mark.slow
 @pytest.mark.spec("EN-3")
+# A loopback socket left by an earlier test in this folder is sometimes collected while this one
+# runs; its warning says nothing about this test (the leak is being traced, see issue 19's note).
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_killed_server_keeps_every_answered_turn_whole(tmp_path: Path) -> None:
     db = tmp_path / "gm.sqlite"
     answered: list[str] = []
