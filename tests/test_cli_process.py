@@ -68,12 +68,20 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert result.returncode == 0
 
 
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_ends_with_one_line(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [str(SCRIPT), "play", "--ruleset", CREW, "--db", str(tmp_path / "gm.sqlite")],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # As a shell starts it: Ctrl-C neither ignored nor blocked, whatever an earlier test left
+        # in this process (a child inherits both).
+        preexec_fn=_default_ctrl_c,
     )
     assert process.stdout is not None
     process.stdout.readline()  # the chat is open and waiting for a reply
