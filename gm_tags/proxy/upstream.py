@@ -18,6 +18,7 @@ from typing import Any
 import httpx2
 
 from ..errors import SourceError
+from ..replay import read_session
 
 REPLAY = "replay:"
 REPLAY_BASE = "http://replay.invalid/v1/"
@@ -40,21 +41,13 @@ def upstream_client(upstream: str, timeout: float) -> httpx2.AsyncClient:
 def session_replies(path: Path) -> list[str]:
     """The replies of a recorded session (`gm-tags replay`'s JSONL), in order: every reply,
     regenerated reply and continuation."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise SourceError(f"{path}: cannot read the session: {error.strerror}") from None
-    replies = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            step = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise SourceError(f"{path}:{number}: not JSON: {error.msg}") from None
-        for key in ("reply", "regenerate", "continue"):
-            if isinstance(step, dict) and isinstance(step.get(key), str):
-                replies.append(step[key])
+    _, steps = read_session(path)
+    replies = [
+        step[key]
+        for _, step in steps
+        for key in ("reply", "regenerate", "continue")
+        if isinstance(step.get(key), str)
+    ]
     if not replies:
         raise SourceError(f"{path}: the session has no replies to answer with")
     return replies

@@ -263,13 +263,7 @@ def create_app(
         """Take a rest outside a reply (`who="party"` for everyone); a refused rest changes
         nothing and is answered 200 with its reason, as its receipt would say."""
         chat, edit = served.step(chat_id, lambda chat: chat.rest(body.rest, body.who))
-        return EditOut(
-            ok=edit.ok,
-            now=edit.now,
-            reason=None if edit.reason is None else str(edit.reason),
-            detail=edit.detail,
-            game=chat.game.to_document(),
-        )
+        return EditOut.of(chat, edit)
 
     @app.post("/games/{chat_id}/party-sheet", responses=ERRORS)
     def save_party_sheet(chat_id: str, body: PartySaveIn) -> PartyOut:

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from ..history import chat_id_problem
+from ..game import SheetEdit
+from ..history import Chat, chat_id_problem
 
 # Bounds on what a request may carry, so no request can make the service hold unbounded text
 # (docs/service.md lists them).
@@ -173,6 +174,17 @@ class EditOut(BaseModel):
     reason: str | None
     detail: str
     game: dict[str, Any]
+
+    @classmethod
+    def of(cls, chat: Chat, edit: SheetEdit) -> EditOut:
+        """An edit made outside a reply, and the game the chat holds after it."""
+        return cls(
+            ok=edit.ok,
+            now=edit.now,
+            reason=None if edit.reason is None else str(edit.reason),
+            detail=edit.detail,
+            game=chat.game.to_document(),
+        )
 
 
 class PartyOut(BaseModel):

@@ -18,8 +18,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, StreamingResponse
 from starlette.staticfiles import StaticFiles
 
-from ..game import SheetEdit
-from ..history import Chat
 from ..service.chats import ServedChats
 from ..service.models import BoxIn, EditOut, StateIn
 from .view import chat_view
@@ -63,15 +61,6 @@ def install_play_page(app: FastAPI, served: ServedChats) -> None:
             headers={"cache-control": "no-cache"},
         )
 
-    def edited(chat: Chat, edit: SheetEdit) -> EditOut:
-        return EditOut(
-            ok=edit.ok,
-            now=edit.now,
-            reason=None if edit.reason is None else str(edit.reason),
-            detail=edit.detail,
-            game=chat.game.to_document(),
-        )
-
     @app.post("/games/{chat_id}/box")
     def set_box(chat_id: str, body: BoxIn) -> EditOut:
         """Mark or clear one wound box by hand (on an indexed track any clear box, WB-10); a
@@ -79,7 +68,7 @@ def install_play_page(app: FastAPI, served: ServedChats) -> None:
         chat, edit = served.step(
             chat_id, lambda chat: chat.set_box(body.who, body.track, body.box, body.kind)
         )
-        return edited(chat, edit)
+        return EditOut.of(chat, edit)
 
     @app.post("/games/{chat_id}/state")
     def set_state(chat_id: str, body: StateIn) -> EditOut:
@@ -87,7 +76,7 @@ def install_play_page(app: FastAPI, served: ServedChats) -> None:
         chat, edit = served.step(
             chat_id, lambda chat: chat.set_state(body.who, body.state, body.value)
         )
-        return edited(chat, edit)
+        return EditOut.of(chat, edit)
 
 
 async def _changes(

@@ -33,7 +33,7 @@ def test_a_turn_renders_for_review(name: str, turn_snapshot: SnapshotAssertion) 
     assert game.play((REPLIES / name).read_text("utf-8")) == turn_snapshot
 
 
-def test_a_reply_that_changes_nothing_says_so(turn_snapshot: SnapshotAssertion) -> None:
+def test_a_reply_that_changes_nothing_says_so() -> None:
     game = TestGame.of(FIXTURES / "rulesets" / "crew-of-shadows.json")
     rendered = render(game.play("Quiet night."))
     assert rendered.endswith("=== receipts ===\n(no tags)\n=== changed ===\n(nothing)\n")
