@@ -29,7 +29,7 @@ from .sheet.character import Character
 from .sheet.columns import ColumnRollError, roll_cell
 from .sheet.live import LiveState
 from .sheet.pickers import StateChoice, state_choices
-from .state import GameState, UnknownCharacterError, layer_ids, removed_values
+from .state import GameState, UnknownCharacterError, layer_ids
 from .stream import ReplyStream
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "UnknownCharacterError",
     "UnknownDifficultyError",
     "layer_ids",
-    "removed_values",
 ]
 
 

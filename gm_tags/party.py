@@ -48,7 +48,7 @@ def with_members(party: Party, sheet: Build, characters: Sequence[Character]) ->
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     total += value
             fields[member.field] = int(total) if float(total).is_integer() else total
-    return Build(MappingProxyType({**sheet.data, "fields": fields}), sheet.removed)
+    return Build(MappingProxyType({**sheet.data, "fields": fields}))
 
 
 def party_value(party: Party, sheet: Build, field_id: str) -> Scalar:

@@ -16,7 +16,7 @@ import copy
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, Self, TypeVar
 
@@ -28,6 +28,7 @@ from .game_document import PARTY_KEY, read_document
 from .names import normalize_name
 from .party import party_of, party_pools, party_value, with_members
 from .ruleset import Ruleset
+from .ruleset.layering import selection_problems
 from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
 from .sheet.build import Build
@@ -41,19 +42,7 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 def layer_ids(ruleset: Ruleset | None) -> set[str]:
     if ruleset is None:
         return set()
-    return {layer.id for layer in ruleset.definition.layers or ()}
-
-
-def removed_values(
-    ruleset: Ruleset | None, layers: tuple[str, ...]
-) -> Mapping[str, frozenset[Any]]:
-    """The enum values the game's layers take out, by field."""
-    removed: dict[str, set[Any]] = {}
-    for layer in (ruleset.definition.layers or ()) if ruleset is not None else ():
-        if layer.id in layers:
-            for entry in layer.remove_values or ():
-                removed.setdefault(entry.field, set()).update(entry.values)
-    return MappingProxyType({key: frozenset(values) for key, values in removed.items()})
+    return {layer.id for layer in (ruleset.base or ruleset).definition.layers or ()}
 
 
 class UnknownCharacterError(GmTagsError, LookupError):
@@ -199,17 +188,15 @@ class GameState(StateReads):
     party_revision: int = 0
 
     def __post_init__(self) -> None:
-        if not self.layers and not any(c.build.removed for c in self.characters):
+        # The state holds the ruleset the game plays by: the loaded one with its layers applied
+        # (a later layer conflicting with an earlier one is not, and is not kept in `layers`).
+        if self.ruleset is None or (not self.layers and self.ruleset.base is None):
             return
-        removed = removed_values(self.ruleset, self.layers)
-        characters = tuple(
-            character
-            if character.build.removed == removed
-            else replace(character, build=replace(character.build, removed=removed))
-            for character in self.characters
-        )
-        if characters != self.characters:
-            object.__setattr__(self, "characters", characters)
+        ruleset = self.ruleset.with_layers(self.layers)
+        if ruleset is not self.ruleset:
+            object.__setattr__(self, "ruleset", ruleset)
+        if ruleset.layers != self.layers:
+            object.__setattr__(self, "layers", ruleset.layers)
 
     @classmethod
     def new(
@@ -228,9 +215,15 @@ class GameState(StateReads):
         unstorable = lone_surrogate_at(dict(characters or {}), "characters")
         if unstorable:
             raise GmTagsError(f"{unstorable[0]} {unstorable[1]}")
-        unknown = [layer for layer in layers if layer not in layer_ids(ruleset)]
-        if unknown:
-            raise GmTagsError(f"the ruleset has no layer {unknown[0]!r}")
+        refused = (
+            selection_problems((ruleset.base or ruleset).definition, layers)
+            if ruleset is not None
+            else []
+        )
+        if ruleset is None and layers:
+            refused = [f"there is no ruleset to take the layer {layers[0]!r} from"]
+        if refused:
+            raise GmTagsError("; ".join(refused))
         version = ruleset.definition.sheet.version if ruleset is not None else 1
         cards = []
         for name, build in (characters or {}).items():

@@ -106,6 +106,27 @@ def _plain_track_extras(ruleset: RulesetFile) -> Iterator[Path]:
     for path, track in _tracks(ruleset):
         yield from _if(track.always_show is not None, (*path, "alwaysShow"))
         yield from _if(not track.is_wound and not isinstance(track.max, int), (*path, "max"))
+        yield from _if(not track.is_wound and track.hide_when is not None, (*path, "hideWhen"))
+
+
+def _wound_tracks(ruleset: RulesetFile) -> Iterator[Path]:
+    for path, track in _tracks(ruleset):
+        yield from _if(track.levels is not None, (*path, "levels"))
+
+
+def _spend_extras(ruleset: RulesetFile) -> Iterator[Path]:
+    resolution = ruleset.resolution
+    spends = (resolution.spend if isinstance(resolution, DicePool) else None) or []
+    for position, spend in enumerate(spends):
+        path = ("resolution", "spend", position)
+        yield from _if(spend.reroll is not None, (*path, "reroll"))
+        yield from _if(not isinstance(spend.per_check, int), (*path, "perCheck"))
+    yield from _if(len(spends) > 2, ("resolution", "spend", 2))
+
+
+def _layers(ruleset: RulesetFile) -> Iterator[Path]:
+    # An empty array declares no variant, so it asks nothing of the Engine.
+    yield from _if(bool(ruleset.layers), ("layers",))
 
 
 def _summary_columns(ruleset: RulesetFile) -> Iterator[Path]:
@@ -207,15 +228,20 @@ FEATURES: tuple[Feature, ...] = (
         24,
         lambda r: _if(isinstance(r.resolution, DicePool), ("resolution", "kind")),
     ),
-    Feature("layers", 25, _present("layers")),
+    Feature("layers", 25, _layers),
     Feature(
         "gm.worldGuidance",
         25,
         lambda r: _if(r.gm.world_guidance is not None, ("gm", "worldGuidance")),
     ),
     Feature("combat", 26, _present("combat")),
+    Feature("wound tracks (levels and kinds)", 30, _wound_tracks),
     Feature("explode/double min, pool.abilityPlusAbility and botch.rule", 37, _pool_extras),
-    Feature("alwaysShow and a plain track's max as a value reference", 37, _plain_track_extras),
+    Feature(
+        "alwaysShow, a plain track's max as a value reference and a plain track's hideWhen",
+        37,
+        _plain_track_extras,
+    ),
     Feature("sheetSummary columns and an enum nameColumn", 37, _summary_columns),
     Feature(
         "resolution.adjust",
@@ -229,6 +255,12 @@ FEATURES: tuple[Feature, ...] = (
             isinstance(r.resolution, DicePool) and r.resolution.reroll is not None,
             ("resolution", "reroll"),
         ),
+    ),
+    Feature(
+        'a spend buying a re-throw, a perCheck of "pool" or a value reference, '
+        "and more than two spends",
+        38,
+        _spend_extras,
     ),
     Feature(
         "listSum, livePool and liveTrack",

@@ -297,12 +297,27 @@ class SheetChecks(Reporter):
         for name in ("pools", "tracks", "text", "conditions", "states"):
             self.unique(getattr(sheet.live, name), ("sheet", "live", name))
         self.unique(self.ruleset.resolution.proficiency_tiers, ("resolution", "proficiencyTiers"))
+        self.tier_multipliers()
         self.abilities_and_skills()
         self.fields(sheet.fields, ("sheet", "fields"), self.index.fields)
         self.derived_values()
         for position, sheet_list in enumerate(sheet.lists):
             self.sheet_list(sheet_list, ("sheet", "lists", position), self.index.fields)
         self.live()
+
+    def tier_multipliers(self) -> None:
+        """A tier that multiplies needs a proficiency bonus to multiply, as the Engine refuses."""
+        resolution = self.ruleset.resolution
+        if resolution.proficiency is not None:
+            return
+        for position, tier in enumerate(resolution.proficiency_tiers):
+            if tier.multiplier:
+                self.report(
+                    ("resolution", "proficiencyTiers", position, "multiplier"),
+                    f"tier {tier.id!r} multiplies the proficiency bonus, but "
+                    "resolution.proficiency.bonus is not set: set it, or give the tier a flat "
+                    "bonus instead",
+                )
 
     def abilities_and_skills(self) -> None:
         sheet, index = self.ruleset.sheet, self.index

@@ -1,5 +1,5 @@
 """Import checks on the blocks beside the sheet: resolution, rests, gm, party, and the parts of
-catalogs, combat and layers our rules read.
+catalogs and combat our rules read (layers: `checks_layers.py`).
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from .checks import Path, Reporter
 from .document import Party, RestoreStep, SheetSummary
 from .index import by_id
 from .refs import ValueRef
-from .resolution import DicePool, DiceSum
+from .resolution import DicePool, DiceSum, PoolStep
 from .sheet import (
     BooleanColumn,
     EnumColumn,
-    EnumField,
     LongTextField,
     NumberField,
     SheetList,
@@ -42,7 +41,6 @@ class BlockChecks(Reporter):
             self.party(self.ruleset.party)
         self.catalogs()
         self.combat()
-        self.layers()
 
     # resolution ---------------------------------------------------------------------------
 
@@ -140,20 +138,13 @@ class BlockChecks(Reporter):
                 (*path, "pool", "min"),
                 f"min {resolution.pool.min} is above max {resolution.pool.max}",
             )
-        # The Engine's ceiling: the most successes one roll could count.
-        most = resolution.pool.max * (2 if resolution.explode else 1)
-        most *= 2 if resolution.double else 1
+        most = most_successes(resolution)
         if resolution.exceptional and resolution.exceptional.successes > most:
             self.report(
                 (*path, "exceptional", "successes"),
                 f"found {resolution.exceptional.successes}; one roll counts at most {most}",
             )
-        for position, step in enumerate(resolution.difficulty_ladder):
-            if step.successes > most:
-                self.report(
-                    (*path, "difficultyLadder", position, "successes"),
-                    f"found {step.successes}; one roll counts at most {most}",
-                )
+        pool_ladder(self, resolution, resolution.difficulty_ladder, (*path, "difficultyLadder"))
         for position, named in enumerate(resolution.reroll or []):
             if named.up_to >= sides:
                 self.report(
@@ -167,20 +158,7 @@ class BlockChecks(Reporter):
                     (*path, name, "upTo"),
                     f"faces up to {rule.up_to} must be below the lowest target ({target.min})",
                 )
-        movable = target.min < target.max
-        for position, step in enumerate(resolution.difficulty_ladder):
-            if step.target is None:
-                continue
-            at = (*path, "difficultyLadder", position, "target")
-            if not movable:
-                self.report(
-                    at,
-                    "a step may name a target only where the target can move "
-                    "(target.min below target.max)",
-                )
-            elif not target.min <= step.target <= target.max:
-                self.report(at, f"target {step.target} is outside {target.min}..{target.max}")
-        self.untrained_harder(movable)
+        self.untrained_harder(target.min < target.max)
         for position, spend in enumerate(resolution.spend or []):
             at = (*path, "spend", position)
             if (
@@ -482,41 +460,34 @@ class BlockChecks(Reporter):
                     "track; a pool of points cannot remember which points were which",
                 )
 
-    def layers(self) -> None:
-        compared = self.hide_when_values()
-        for position, layer in enumerate(self.ruleset.layers or []):
-            for removed_position, removed in enumerate(layer.remove_values or []):
-                at = ("layers", position, "removeValues", removed_position)
-                target = self.index.fields.get(removed.field)
-                if not self.exists(self.index.fields, removed.field, (*at, "field"), "field"):
-                    continue
-                if not isinstance(target, EnumField):
-                    self.report((*at, "field"), f"{removed.field!r} is not an enum field")
-                for value_position, value in enumerate(removed.values):
-                    if (removed.field, value) in compared:
-                        self.report(
-                            (*at, "values", value_position),
-                            f"a layer cannot remove "
-                            f"{value!r} from {removed.field!r}: a hideWhen compares "
-                            f"with it at {compared[(removed.field, value)]}",
-                        )
 
-    def hide_when_values(self) -> dict[tuple[str, Any], str]:
-        sheet = self.ruleset.sheet
-        found: dict[tuple[str, Any], str] = {}
-        groups: list[tuple[str, list[Any]]] = [
-            ("sheet.fields", sheet.fields),
-            ("sheet.derived", sheet.derived),
-            ("sheet.lists", sheet.lists),
-            ("sheet.live.pools", sheet.live.pools),
-            ("sheet.live.tracks", sheet.live.tracks),
-            ("sheet.live.states", sheet.live.states),
-        ]
-        for where, items in groups:
-            for position, item in enumerate(items):
-                rule = getattr(item, "hide_when", None)
-                if rule is None:
-                    continue
-                for value in rule.values:
-                    found.setdefault((rule.field, value), f"{where}.{position}.hideWhen")
-        return found
+def most_successes(resolution: DicePool) -> int:
+    """The Engine's ceiling: the most successes one roll could count."""
+    most = resolution.pool.max * (2 if resolution.explode else 1)
+    return most * (2 if resolution.double else 1)
+
+
+def pool_ladder(
+    reporter: Reporter, resolution: DicePool, steps: list[PoolStep], path: Path
+) -> None:
+    """A pool ladder's steps (the ruleset's own or a layer's): successes one roll can count, and a
+    target only where the target can move, within its range."""
+    most, target = most_successes(resolution), resolution.target
+    movable = target.min < target.max
+    for position, step in enumerate(steps):
+        if step.successes > most:
+            reporter.report(
+                (*path, position, "successes"),
+                f"found {step.successes}; one roll counts at most {most}",
+            )
+        if step.target is None:
+            continue
+        at = (*path, position, "target")
+        if not movable:
+            reporter.report(
+                at,
+                "a step may name a target only where the target can move "
+                "(target.min below target.max)",
+            )
+        elif not target.min <= step.target <= target.max:
+            reporter.report(at, f"target {step.target} is outside {target.min}..{target.max}")

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
-from .base import PROMPT_SAFE, Carried, Label, Number, SheetId, Strict, length, shape
+from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
+from .layer_models import MOST_LAYERS, Layer
 from .refs import REF_KINDS, ValueRef
 from .resolution import Resolution
 from .sheet import HideWhen, Pool, Sheet, SheetField, SheetList
@@ -250,17 +251,6 @@ class Combat(Carried):
     damage_kinds: dict[str, Any] | None = None
 
 
-class RemovedValues(Carried):
-    field: SheetId
-    values: list[Number | str | bool]
-
-
-class Layer(Carried):
-    id: SheetId
-    label: Label
-    remove_values: list[RemovedValues] | None = None
-
-
 class RulesetFile(Strict):
     schema_url: str | None = Field(default=None, alias="$schema", exclude=True, repr=False)
     schema_version: Literal[1]
@@ -281,7 +271,7 @@ class RulesetFile(Strict):
     items: Items | None = None
     battle: dict[str, Any] | None = None
     combat: Combat | None = None
-    layers: Annotated[list[Layer], Field(max_length=12)] | None = None
+    layers: Annotated[list[Layer], Field(max_length=MOST_LAYERS)] | None = None
 
 
 __all__ = ["REF_KINDS", "HideWhen", "RulesetFile"]

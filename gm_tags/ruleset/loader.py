@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -18,8 +19,10 @@ from .base import Carried, Strict
 from .capabilities import gate
 from .checks import SheetChecks
 from .checks_blocks import BlockChecks
+from .checks_layers import LayerChecks
 from .document import RulesetFile
 from .index import SheetIndex
+from .layering import active_layers, layered_definition
 from .problems import problems_from
 from .salvage import problems_beyond_shape
 
@@ -61,6 +64,39 @@ class Ruleset:
     # The JSON that was validated (a package's catalogs read in), kept so the ruleset itself can
     # be stored beside the games played with it.
     data: Any = None
+    # On the ruleset a game plays by when layers are on: the ruleset as loaded (whose document
+    # and fingerprint this one shares), and the layers applied, in declaration order.
+    base: Ruleset | None = None
+    layers: tuple[str, ...] = ()
+
+    def with_layers(self, chosen: Iterable[str]) -> Ruleset:
+        """This ruleset with the `chosen` layers applied (see `layering`), built once per
+        combination; the loaded ruleset itself when none of them applies."""
+        loaded = self.base or self
+        active = active_layers(loaded.definition, chosen)
+        ids = tuple(layer.id for layer in active)
+        if ids == self.layers:
+            return self
+        if not ids:
+            return loaded
+        layered = loaded.layered_by_ids.get(ids)
+        if layered is None:
+            definition = layered_definition(loaded.definition, active)
+            layered = Ruleset(
+                definition,
+                SheetIndex.build(definition),
+                loaded.manifest,
+                loaded.source,
+                loaded.data,
+                base=loaded,
+                layers=ids,
+            )
+            loaded.layered_by_ids[ids] = layered
+        return layered
+
+    @functools.cached_property
+    def layered_by_ids(self) -> dict[tuple[str, ...], Ruleset]:
+        return {}
 
     @functools.cached_property
     def document(self) -> dict[str, Any]:
@@ -118,7 +154,7 @@ def _cross_checks(
 ) -> list[Problem]:
     """What pydantic cannot check: ids that exist, live reads, hideWhen values, capability gates."""
     problems: list[Problem] = []
-    for checks in (SheetChecks, BlockChecks):
+    for checks in (SheetChecks, BlockChecks, LayerChecks):
         reporter = checks(definition, index)
         reporter.run()
         problems.extend(reporter.problems)

@@ -45,12 +45,11 @@ class Item:
 class Build:
     """The stored build: `abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`.
 
-    `removed` holds the enum values the game's ruleset layers take out, by field: a field holding
-    one reads as if it held its default (so a table's row for it is never read while the layer is
-    on). The stored value is kept, for the day the layer is turned off."""
+    An enum value the game's ruleset does not offer (one a layer takes out, say) reads as the
+    field's default, so a table's row for it is never read while the layer is on; the stored value
+    is kept, for the day the layer is turned off."""
 
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    removed: Mapping[str, frozenset[Scalar]] = field(default_factory=lambda: MappingProxyType({}))
 
     def part(self, name: str) -> Mapping[str, Any]:
         value = self.data.get(name)
@@ -78,15 +77,8 @@ def blank_field(definition: Any) -> Scalar:
     return ""
 
 
-def shown(definition: Any, stored: Scalar, removed: frozenset[Scalar] = frozenset()) -> Scalar:
-    """The value the editor shows for a field or cell holding `stored` (with `removed`, the enum
-    values a layer takes out)."""
-    if removed and definition.type == "enum":
-        if stored in removed or stored not in definition.values:
-            offered = [value for value in definition.values if value not in removed]
-            default = blank_field(definition)
-            return default if default not in removed else (offered[0] if offered else default)
-        return stored
+def shown(definition: Any, stored: Scalar) -> Scalar:
+    """The value the editor shows for a field or cell holding `stored`."""
     kind = definition.type
     if stored is None or (stored == "" and kind not in ("text", "longtext", "dice")):
         return blank_field(definition)
@@ -104,7 +96,7 @@ def field_value(sheet_fields: Mapping[str, Any], build: Build, field_id: str) ->
     stored = build.part("fields").get(field_id)
     if definition is None:
         return stored
-    return shown(definition, stored, build.removed.get(field_id, frozenset()))
+    return shown(definition, stored)
 
 
 def cell(column: Any, row: Row) -> Scalar:

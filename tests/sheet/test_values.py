@@ -214,7 +214,7 @@ def test_a_layer_taking_a_value_out_means_its_table_row_is_never_read() -> None:
         {
             "id": "no_dawn",
             "label": "No dawn watch",
-            "removeValues": [{"field": "watch", "values": ["dawn"]}],
+            "fields": [{"id": "watch", "removeValues": ["dawn"]}],
         }
     ]
     ruleset = load_ruleset(data)
