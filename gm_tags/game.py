@@ -27,7 +27,7 @@ from .reasons import Reason
 from .sheet.build import Build
 from .sheet.character import Character
 from .sheet.columns import ColumnRollError, roll_cell
-from .sheet.live import LiveState
+from .sheet.live import LiveState, over_bounds
 from .sheet.pickers import StateChoice, state_choices
 from .state import GameState, UnknownCharacterError, layer_ids
 from .stream import ReplyStream
@@ -135,7 +135,7 @@ class Game(GameState):
         result = set_box(self.ruleset, character, self.live_of(character), track, box, kind)
         if isinstance(result, Outcome):
             return SheetEdit(self, None, result.reason, result.detail)
-        return SheetEdit(self.with_live(character.key, result[0]), result[1], None)
+        return self._bounded(SheetEdit(self.with_live(character.key, result[0]), result[1], None))
 
     def check(
         self,
@@ -205,7 +205,16 @@ class Game(GameState):
 
     def _edit(self, command: SheetCommand) -> SheetEdit:
         game, outcome = run_sheet(command, self)
-        return SheetEdit(game, outcome.now, outcome.reason, outcome.detail)
+        return self._bounded(SheetEdit(game, outcome.now, outcome.reason, outcome.detail))
+
+    def _bounded(self, edit: SheetEdit) -> SheetEdit:
+        """`edit`, or its refusal when the live state it leaves could not be stored."""
+        if edit.game is self or edit.game.live == self.live:
+            return edit
+        full = over_bounds(edit.game.live)
+        if full is None:
+            return edit
+        return SheetEdit(self, None, Reason.LIVE_STATE_FULL, full)
 
     def save_party_sheet(self, draft: Mapping[str, Any], opened_at_revision: int) -> PartySave:
         """Save a player's draft of the shared sheet (`{"fields": ..., "lists": ...}`), opened

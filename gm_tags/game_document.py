@@ -30,7 +30,7 @@ from .ruleset.base import Number
 from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
 from .sheet.character import Character
-from .sheet.live import LiveState
+from .sheet.live import PARTY_ENTRY, LiveState
 from .text import name_key, unsafe_reason
 
 KNOWN_KEYS = (
@@ -47,7 +47,7 @@ KNOWN_KEYS = (
     "rulesetLayers",
     "gameRuleset",
 )
-PARTY_KEY = "$party"
+PARTY_KEY = PARTY_ENTRY
 LIMIT = 1_000_000
 # Keys this build does not read are carried into every snapshot: at most this much of them, as
 # JSON (the Engine's own bound on a stored live blob).

@@ -193,6 +193,10 @@ def _one(
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:
             outcome = _execute(draft, bound, dice)
+            full = draft.over_bounds(checkpoint)
+            if full is not None:
+                draft.restore(checkpoint)
+                outcome = Outcome.refused(Reason.LIVE_STATE_FULL, full, outcome.request)
     except Exception as error:  # a fault of ours must cost one command, never the reply
         draft.restore(checkpoint)
         request = malformed(tag, "").request

@@ -34,6 +34,8 @@ class Reason(StrEnum):
     UNKNOWN_FIELD = "unknown-field"
     UNKNOWN_REST = "unknown-rest"
     UNSUPPORTED = "unsupported"
+    # The stored live state would pass the Engine's bounds (64 characters, 64 KB).
+    LIVE_STATE_FULL = "live-state-full"
     # The party sheet.
     UNKNOWN_SHEET = "unknown-sheet"
     WRONG_SHEET = "wrong-sheet"

@@ -33,7 +33,7 @@ from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
 from .sheet.build import Build
 from .sheet.character import Character, SheetView
-from .sheet.live import LiveState
+from .sheet.live import MOST_LIVE_BYTES, LiveState, entry_bytes_bound, over_bounds
 from .text import lone_surrogate_at
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -378,6 +378,10 @@ class Draft(StateReads, Generic[S]):
         self.party_revision = base.party_revision
         # What each change replaced, so a command that fails half-way can be undone.
         self._undo: list[tuple[str, str, Any]] = []
+        # An upper bound of each live entry's stored bytes, taken from the first live write on,
+        # and their sum: the exact size is measured only when the sum nears the limit.
+        self._bounds: dict[str, int] | None = None
+        self._bounded = 0
 
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
         self._undo.append(("clocks", "", self.clocks))
@@ -400,16 +404,52 @@ class Draft(StateReads, Generic[S]):
 
     def restore(self, checkpoint: int) -> None:
         """Undo every change made since `checkpoint`."""
+        reverted = set()
         while len(self._undo) > checkpoint:
             what, key, before = self._undo.pop()
             if what == "clocks":
                 self.clocks = before
             elif what == "party":
                 self.party_sheet, self.party_revision = before
-            elif before is None:
-                del self.live[key]
             else:
-                self.live[key] = before
+                reverted.add(key)
+                if before is None:
+                    del self.live[key]
+                else:
+                    self.live[key] = before
+        self._rebound(reverted)
+
+    def over_bounds(self, checkpoint: int) -> str | None:
+        """Why the live state the changes since `checkpoint` left cannot be stored (the Engine's
+        bounds on it), or None when it can."""
+        first: dict[str, LiveState | None] = {}
+        for what, key, before in self._undo[checkpoint:]:
+            if what == "live":
+                first.setdefault(key, before)
+        if not first:
+            return None
+        self._rebound(set(first))
+        added = any(
+            (before is None or before.empty) and not self.live[key].empty
+            for key, before in first.items()
+            if key in self.live
+        )
+        if added or self._bounded > MOST_LIVE_BYTES:
+            return over_bounds(self.live, added)
+        return None
+
+    def _rebound(self, keys: set[str]) -> None:
+        if self._bounds is None:
+            if not keys:
+                return
+            self._bounds = {key: entry_bytes_bound(key, state) for key, state in self.live.items()}
+            self._bounded = 2 + sum(self._bounds.values()) + len(self._bounds)
+            return
+        for key in keys:
+            state = self.live.get(key)
+            bound = entry_bytes_bound(key, state) if state is not None else 0
+            self._bounded += bound - self._bounds.get(key, 0)
+            self._bounds[key] = bound
 
     def freeze(self, **changes: Any) -> S:
         """The state this draft has come to (with `changes` to the fields a draft does not hold,

@@ -222,3 +222,64 @@ def test_import_refuses_what_the_engine_refuses_at_its_fine_path(
     with pytest.raises(RulesetError) as refused:
         load_ruleset(gravewatch_changed(change))
     assert (path, message) in [(p.path, p.message) for p in refused.value.problems]
+
+
+def gravewatch_with_notes(notes: int) -> Any:
+    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
+    data["sheet"]["live"]["text"] = [
+        {"id": f"note_{n}", "label": f"Note {n}", "maxLength": 500} for n in range(notes)
+    ]
+    return load_ruleset(data)
+
+
+def stored_live_bytes(game: Game) -> int:
+    live = game.to_document().get("rulesetLive", {})
+    return len(json.dumps(live, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def test_a_write_past_64_kb_of_live_state_is_refused_and_never_stored() -> None:
+    ruleset = gravewatch_with_notes(12)
+    names = [f"Warden {n}" for n in range(12)]
+    game = Game.new(ruleset, dict.fromkeys(names))
+    text = "ä" * 500  # two bytes each as stored: 1000 bytes a note
+    notes = [
+        f'[sheet: who="{name}" op="note" field="Note {n}" value="{text}"]'
+        for name in names
+        for n in range(12)
+    ]
+    receipts = []
+    for first in range(0, len(notes), 36):  # replies of 36 tags (40 apply per reply)
+        turn = game.apply_reply(" ".join(notes[first : first + 36]))
+        receipts += turn.receipts
+        game = turn.game
+    refused = [r for r in receipts if r.reason is Reason.LIVE_STATE_FULL]
+    written = [r for r in receipts if r.ok]
+    # 144 notes of 1000 bytes cannot all be stored: the ones that fit are, the rest change nothing.
+    assert len(written) + len(refused) == 144 and 60 <= len(written) < 66
+    assert "over the 65536-byte limit" in refused[0].detail
+    assert stored_live_bytes(game) <= 64 * 1024 < stored_live_bytes(game) + 1000
+    assert receipts.index(refused[0]) == len(written)  # the first that did not fit
+    # A smaller write after a refused one still lands, within the limit.
+    cleared = game.apply_reply('[sheet: who="Warden 0" op="note" field="Note 0"]').game
+    assert stored_live_bytes(cleared) < stored_live_bytes(game)
+    again = cleared.apply_reply(f'[sheet: who="Warden 0" op="note" field="Note 0" value="{text}"]')
+    assert again.receipts[0].ok
+
+
+def test_live_entries_for_more_than_64_characters_are_refused() -> None:
+    gravewatch = ruleset_named("gravewatch")
+    for count, refused in ((64, False), (65, True)):
+        game = Game.new(gravewatch, {f"Warden {n}": {} for n in range(count)})
+        turn = game.apply_reply('[sheet: who="party" op="spend" pool="Resolve" amount="1"]')
+        receipt = turn.receipts[0]
+        assert (receipt.reason is Reason.LIVE_STATE_FULL) is refused
+        stored = turn.game.to_document().get("rulesetLive", {})
+        assert len(stored) == (0 if refused else 64)
+    assert "entries for 65 characters; it holds at most 64" in receipt.detail
+    # Outside a reply (a state picked on the sheet screen, a box, a rest) the same bound holds.
+    full = game.apply_reply('[sheet: who="Warden 0" op="spend" pool="Resolve" amount="1"]').game
+    for n in range(1, 64):
+        full = full.set_state(f"Warden {n}", "Light", "Out").game
+    picked = full.set_state("Warden 64", "Light", "Out")
+    assert (picked.reason, picked.game) == (Reason.LIVE_STATE_FULL, full)
+    assert full.set_state("Warden 3", "Light", "Shuttered").ok

@@ -12,12 +12,20 @@ pools, tracks or states the sheet no longer has are kept, because they may come 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+# The Engine's bounds on a game's stored live state: entries for at most this many characters, and
+# at most this many bytes of JSON as it is stored. A write past either is refused, never stored.
+MOST_LIVE_CHARACTERS = 64
+MOST_LIVE_BYTES = 64 * 1024
+# The party sheet's entry (ours, not the Engine's) is not a character's.
+PARTY_ENTRY = "$party"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,3 +156,56 @@ def _set(entries: Mapping[str, Any], key: str, value: Any, at_default: bool) -> 
     else:
         changed[key] = value
     return changed
+
+
+def _stored_bytes(value: Any) -> int:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def live_bytes(live: Mapping[str, LiveState]) -> int:
+    """The bytes of a game's live state as it is stored (JSON, as the Engine measures it)."""
+    return _stored_bytes({key: state.to_json() for key, state in live.items() if not state.empty})
+
+
+# The most bytes one character of a key or text can take as JSON (an escape, `\uXXXX`), and the
+# most a stored number can.
+_CHAR = 6
+_NUMBER = 24
+
+
+def entry_bytes_bound(key: str, state: LiveState) -> int:
+    """An upper bound of the bytes `"key":{...}` takes in the stored live state, cheap enough to
+    take after every command (the exact figure is measured only when bounds come near the
+    limit)."""
+    size = _CHAR * len(key) + 80
+    size += sum(_CHAR * len(name) + 20 + 2 * _NUMBER for name in state.pools)
+    size += sum(_CHAR * len(name) + 4 + _NUMBER for name in state.tracks)
+    for name, wounds in state.wounds.items():
+        size += _CHAR * len(name) + 30 + _NUMBER
+        size += sum(_CHAR * len(mark) + 3 for mark in wounds.marks)
+    size += sum(_CHAR * (len(name) + len(value)) + 6 for name, value in state.text.items())
+    size += sum(_CHAR * len(name) + 3 for name in state.conditions)
+    size += sum(_CHAR * (len(name) + len(value)) + 6 for name, value in state.states.items())
+    if state.carried:
+        size += _stored_bytes(dict(state.carried))
+    return size
+
+
+def over_bounds(live: Mapping[str, LiveState], added: bool = True) -> str | None:
+    """Why this live state cannot be stored (the Engine's bounds), or None when it can. The
+    number of characters is counted only when `added` says an entry may have been added."""
+    if added:
+        characters = sum(1 for k, s in live.items() if k != PARTY_ENTRY and not s.empty)
+        if characters > MOST_LIVE_CHARACTERS:
+            return (
+                f"the live state would hold entries for {characters} characters; it holds at "
+                f"most {MOST_LIVE_CHARACTERS}"
+            )
+    size = live_bytes(live)
+    if size > MOST_LIVE_BYTES:
+        return (
+            f"the live state would be {size} bytes, over the {MOST_LIVE_BYTES}-byte limit: "
+            "clear notes or conditions first"
+        )
+    return None
