@@ -283,3 +283,66 @@ def test_live_entries_for_more_than_64_characters_are_refused() -> None:
     picked = full.set_state("Warden 64", "Light", "Out")
     assert (picked.reason, picked.game) == (Reason.LIVE_STATE_FULL, full)
     assert full.set_state("Warden 3", "Light", "Shuttered").ok
+
+
+def spending(**rule: Any) -> Game:
+    """Gravewatch with one spend rule on Resolve (4 points for Wren), and Sinew 3 dice."""
+    return gravewatch_with(spend=[{"pool": "resolve", "amount": 1, **rule}])
+
+
+def test_a_pool_per_check_limit_is_the_checks_own_dice() -> None:
+    game = spending(successes=1, perCheck="pool")
+    record = rolled(game, CheckRequest("Sinew", dc=1, spend="resolve:4"), [2, 3, 4])
+    # Three dice: three purchases at most, though Resolve holds four points.
+    assert (record.spend, record.auto, record.total) == ("resolve:3", 3, 3)
+    by_label = rolled(game, CheckRequest("Sinew", dc=1, spend="Resolve:2"), [2, 3, 4])
+    assert by_label.spend == "resolve:2"
+
+
+def test_bought_successes_are_in_used_and_total_and_modifier_is_zero() -> None:
+    record = rolled(
+        spending(successes=1, perCheck=2), CheckRequest("Sinew", dc=3, spend="resolve:2"), [8, 2, 3]
+    )
+    assert 'used="3" modifier="0" total="3"' in record.tag and 'auto="2"' in record.tag
+
+
+def test_a_bought_rethrow_throws_every_die_in_reach_once_per_check() -> None:
+    game = spending(reroll={"upTo": 3, "mode": "once"}, perCheck=2)
+    # Two purchases still buy one re-throw: every die at 3 or less is thrown again, once.
+    record = rolled(game, CheckRequest("Sinew", dc=1, spend="resolve:2"), [2, 1, 3, 8, 9, 4])
+    assert record.rolls == (8, 9, 4)
+    assert (record.rerolled, record.spend) == (3, "resolve:2")
+    assert "reroll=" not in record.tag  # a bought re-throw has no name to write
+
+
+def test_of_a_bought_and_a_named_rethrow_only_the_wider_is_thrown() -> None:
+    narrow = spending(reroll={"upTo": 3, "mode": "once"}, perCheck=1)
+    # careful reaches 6: it is the one thrown, and the record names it.
+    wider = rolled(
+        narrow, CheckRequest("Sinew", dc=1, spend="resolve:1", reroll="careful"), [5, 9, 2, 7, 8]
+    )
+    assert (wider.rolls, wider.rerolled, wider.reroll) == ((7, 9, 8), 2, "careful")
+    # At equal reach `until` wins: the bought one (until) is thrown, so nothing names careful.
+    until = spending(reroll={"upTo": 6, "mode": "until"}, perCheck=1)
+    record = rolled(
+        until, CheckRequest("Sinew", dc=1, spend="resolve:1", reroll="careful"), [5, 9, 9, 2, 8]
+    )
+    # The 5 is thrown again to a 2, still in reach, and again to an 8: under `once` it were 2.
+    assert (record.rolls, record.rerolled, record.reroll) == ((8, 9, 9), 2, None)
+
+
+def test_rerolled_counts_throws_and_reroll_is_written_only_when_something_was_thrown() -> None:
+    game = gravewatch_with(reroll=[{"id": "careful", "upTo": 6, "mode": "until"}])
+    record = rolled(game, CheckRequest("Sinew", dc=1, reroll="careful"), [2, 9, 9, 3, 4, 8])
+    assert (record.rolls, record.rerolled) == ((8, 9, 9), 3)  # one die, three throws
+    assert 'rerolled="3"' in record.tag and 'reroll="careful"' in record.tag
+    clean = rolled(game, CheckRequest("Sinew", dc=1, reroll="careful"), [7, 9, 9])
+    assert "rerolled" not in clean.tag and "reroll=" not in clean.tag
+
+
+def test_explosions_are_chained_in_order_and_capped_at_the_pools_max() -> None:
+    game = gravewatch_with(pool={"min": 1, "max": 4})
+    # 3 dice; every 10 explodes, chained: at most 4 more dice (pool.max), however they fall.
+    record = rolled(game, CheckRequest("Sinew", dc=1), [10, 10, 2, 10, 10, 10, 10])
+    assert record.rolls == (10, 10, 2, 10, 10, 10, 10)
+    assert record.dice == "7d10"

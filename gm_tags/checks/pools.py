@@ -3,19 +3,22 @@ cancels, botches, exceptional results, named rerolls, situational dice and spend
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..dice import Dice
 from ..engine.outcome import Outcome
 from ..engine.pools import find_pool, pools_of
 from ..ruleset.loader import Ruleset
-from ..ruleset.resolution import DicePool, FaceRule, Reroll
+from ..ruleset.resolution import DicePool, FaceRule, Reroll, Spend
 from ..sheet.character import Character
 from ..sheet.live import LiveState
 from .record import CheckRecord, CheckRequest
 
-MAX_EXTRA_DICE = 100  # explosions stop somewhere, however the dice fall
-MAX_REROLLS = 20
+# The Engine's ceilings: explosions add at most this many dice (and never more than the pool's
+# max), and one check throws again at most this many times, however the dice fall.
+MAX_EXTRA_DICE = 100
+MAX_RETHROWS = 100
 
 
 def roll_pool(
@@ -39,31 +42,28 @@ def roll_pool(
     sides = resolution.die.sides
     target = _target(resolution, request, step_target, harder)
     bonus = _clamped_bonus(resolution, request.bonus)
-    spent, auto, bought_dice, bought_rerolls, live = _spend(
-        ruleset, resolution, request, character, live
+    spent, auto, bought_dice, bought_reroll, live = _spend(
+        ruleset, resolution, request, character, live, number
     )
     size = number + (bonus or 0) + penalty + adjust + bought_dice
     size = min(max(size, resolution.pool.min), resolution.pool.max)
     explode_from = _face(resolution.explode, request.explode, sides)
     double_from = _face(resolution.double, request.double, sides)
     faces = dice.roll(size, sides) if size > 0 else []
-    rerolled = 0
     # A re-throw is named as every other name is: in any case, white space around it ignored.
     wanted = (request.reroll or "").strip().casefold()
     named = next((r for r in resolution.reroll or () if r.id.casefold() == wanted), None)
-    if named is not None:
-        rerolled += _reroll(faces, named, dice, sides, limit=len(faces))
-    for rule, units in bought_rerolls:
-        rerolled += _reroll(faces, rule, dice, sides, limit=units)
+    # One re-throw per check: of a bought one and a named one, the wider.
+    rethrow = _wider(bought_reroll, named)
+    rerolled = _rethrow(faces, rethrow, dice, sides) if rethrow is not None else 0
     first_thrown = list(faces)  # after re-throws, before explosions: what a botch looks at
     if explode_from is not None:
-        extra = [face for face in faces if face >= explode_from]
-        added = 0
-        while extra and added < MAX_EXTRA_DICE:
-            thrown = dice.roll(len(extra), sides)
-            faces += thrown
-            added += len(thrown)
-            extra = [face for face in thrown if face >= explode_from]
+        # Chained: a die an explosion adds is itself read, in the order the dice fell.
+        cap, at = min(resolution.pool.max, MAX_EXTRA_DICE), 0
+        while at < len(faces) and len(faces) - len(first_thrown) < cap:
+            if faces[at] >= explode_from:
+                faces.append(dice.roll(1, sides)[0])
+            at += 1
     successes = sum(
         2 if double_from is not None and face >= double_from else 1
         for face in faces
@@ -83,8 +83,10 @@ def roll_pool(
         skill=skill,
         dc=dc,
         rolls=tuple(faces),
-        used=successes,
-        modifier=auto,
+        # On a pool the sheet's number bought the dice: the record's used and total are both the
+        # net successes, bought ones included, and nothing is a modifier (as the Engine writes it).
+        used=total,
+        modifier=0,
         total=total,
         result=result,  # type: ignore[arg-type]
         mode="normal",
@@ -103,7 +105,7 @@ def roll_pool(
         explode=explode_from if request.explode is not None else None,
         double=double_from if request.double is not None else None,
         adjust=adjust or None,
-        reroll=named.id if named is not None else None,
+        reroll=named.id if named is not None and rethrow is named and rerolled else None,
         complication=botch == "complication",
     )
     return record, live
@@ -136,21 +138,33 @@ def _face(rule: FaceRule | None, asked: int | None, sides: int) -> int | None:
     return min(max(asked, lowest or sides), sides)
 
 
-def _reroll(faces: list[int], rule: Reroll, dice: Dice, sides: int, limit: int) -> int:
-    count = 0
-    for at, face in enumerate(faces):
-        if count >= limit:
+def _wider(bought: Reroll | None, named: Reroll | None) -> Reroll | None:
+    """The re-throw a check throws when a bought one and a named one both apply: the one that
+    reaches more faces, and at equal reach `until` over `once` (the bought one when they tie)."""
+    if bought is None or named is None:
+        return bought or named
+    if bought.up_to != named.up_to:
+        return bought if bought.up_to > named.up_to else named
+    return named if named.mode == "until" and bought.mode != "until" else bought
+
+
+def _rethrow(faces: list[int], rule: Reroll, dice: Dice, sides: int) -> int:
+    """Every die within the rule's reach thrown again (`until`: until it is out of reach), in
+    place; returns how many throws that took, at most `MAX_RETHROWS` for the whole check."""
+    thrown = 0
+    if not 1 <= rule.up_to < sides:
+        return 0
+    for at in range(len(faces)):
+        if thrown >= MAX_RETHROWS:
             break
-        if face > rule.up_to:
+        if faces[at] > rule.up_to:
             continue
-        count += 1
-        new = dice.roll(1, sides)[0]
-        tries = 1
-        while rule.mode == "until" and new <= rule.up_to and tries < MAX_REROLLS:
-            new = dice.roll(1, sides)[0]
-            tries += 1
-        faces[at] = new
-    return count
+        faces[at] = dice.roll(1, sides)[0]
+        thrown += 1
+        while rule.mode == "until" and faces[at] <= rule.up_to and thrown < MAX_RETHROWS:
+            faces[at] = dice.roll(1, sides)[0]
+            thrown += 1
+    return thrown
 
 
 def _botch(resolution: DicePool, faces: list[int], first_thrown: list[int], raw: int) -> str | None:
@@ -177,53 +191,58 @@ def _spend(
     request: CheckRequest,
     character: Character | None,
     live: LiveState,
-) -> tuple[str | None, int, int, list[tuple[Reroll, int]], LiveState]:
-    """Paying a pool on the check (`spend="resolve:2"`): all or nothing, whole purchases only,
-    clamped to the rule's limit per check. Returns what was paid, the successes and dice bought,
-    the rerolls bought, and the live state after paying."""
-    nothing: tuple[str | None, int, int, list[tuple[Reroll, int]], LiveState] = (
-        None,
-        0,
-        0,
-        [],
-        live,
-    )
+    number: int,
+) -> tuple[str | None, int, int, Reroll | None, LiveState]:
+    """Paying a pool on the check (`spend="resolve:2"`, the pool by id or label): all or nothing,
+    whole purchases only, clamped to the rule's limit per check (`"pool"`: the check's own
+    `number` of dice). Returns what was paid, the successes and dice bought, the re-throw bought
+    (once, however many purchases), and the live state after paying."""
+    nothing: tuple[str | None, int, int, Reroll | None, LiveState] = (None, 0, 0, None, live)
     if request.spend is None or character is None or ":" not in request.spend:
         return nothing
-    pool_id, _, amount_text = request.spend.partition(":")
+    named, _, amount_text = request.spend.partition(":")
     try:
         asked = int(amount_text.strip())
     except ValueError:
         return nothing
-    rule = next((s for s in resolution.spend or () if s.pool == pool_id.strip()), None)
+    rule = _spend_rule(ruleset, resolution, named.strip().casefold())
     if rule is None or asked <= 0 or asked % rule.amount:
         return nothing
     slot = find_pool(pools_of(ruleset, character), rule.pool)
     if isinstance(slot, Outcome):
         return nothing
     value, temp = slot.now(live)
-    units = asked // rule.amount
-    limit = _per_check(rule.per_check, character, ruleset, live, value // rule.amount)
-    units = min(units, limit)
+    units = min(asked // rule.amount, _per_check(rule.per_check, character, ruleset, live, number))
     cost = units * rule.amount
     if units <= 0 or value < cost:
         return nothing
     live = live.with_pool(slot.key, value - cost, temp, slot.default)
-    rerolls = [(rule.reroll, units)] if rule.reroll is not None else []
     return (
         f"{rule.pool}:{cost}",
         units * (rule.successes or 0),
         units * (rule.dice or 0),
-        rerolls,
+        rule.reroll,
         live,
     )
 
 
+def _spend_rule(ruleset: Ruleset, resolution: DicePool, wanted: str) -> Spend | None:
+    for rule in resolution.spend or ():
+        pool = ruleset.index.pools.get(rule.pool)
+        label = pool.label.strip().casefold() if pool is not None else None
+        if rule.pool.casefold() == wanted or label == wanted:
+            return rule
+    return None
+
+
 def _per_check(
-    per_check: Any, character: Character, ruleset: Ruleset, live: LiveState, whole: int
+    per_check: Any, character: Character, ruleset: Ruleset, live: LiveState, number: int
 ) -> int:
-    if per_check == "pool":
-        return whole
+    """How many purchases one check may make: the rule's number, the check's own dice, or a value
+    off the roller's sheet; whole, never below none nor above the most dice a pool holds."""
     if isinstance(per_check, int):
         return per_check
-    return int(character.view(ruleset, live).read(per_check))
+    limit = number if per_check == "pool" else character.view(ruleset, live).read(per_check)
+    if not math.isfinite(limit):
+        return 0
+    return max(0, min(MAX_EXTRA_DICE, math.floor(limit)))

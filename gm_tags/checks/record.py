@@ -32,9 +32,9 @@ class CheckRequest:
 @dataclass(frozen=True)
 class CheckRecord:
     """How a check came out. `used` is the dice total kept on a sum (the higher or lower throw
-    under advantage or disadvantage) and the successes the dice made on a pool; `modifier` is
-    what the sheet added on a sum and the successes bought on a pool; `total` is what was
-    compared with `dc`. The extras say what each part of the sheet added."""
+    under advantage or disadvantage) and the net successes on a pool (bought ones included);
+    `modifier` is what the sheet added on a sum and 0 on a pool; `total` is what was compared
+    with `dc`. The extras say what each part of the sheet added."""
 
     skill: str
     dc: int
