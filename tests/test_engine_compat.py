@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from gm_tags import Game, Reason, RulesetError, load_ruleset
-from gm_tags.checks.record import CheckRecord, CheckRequest
-from gm_tags.checks.run import roll_check
-from tests.checks.conftest import ScriptedDice
+from gm_tags.checks.record import CheckRequest
+from tests.checks.conftest import gravewatch_with, rolled
 from tests.conftest import FIXTURES, ruleset_named
 from tests.fuzzing import fixture_game
 
@@ -97,25 +96,6 @@ def test_a_named_rethrow_is_matched_in_any_case() -> None:
     lower = game.apply_reply('[skill_check: skill="Ward" dc="1" reroll="careful"]', seed=3)
     assert upper.receipts[0].tag == lower.receipts[0].tag
     assert 'reroll="careful"' in upper.receipts[0].tag
-
-
-def rolled(game: Game, request: CheckRequest, faces: list[int]) -> CheckRecord:
-    character = game.character(request.who)
-    record, _ = roll_check(
-        game.ruleset,  # type: ignore[arg-type]
-        character,
-        game.live_of(character),
-        request,
-        ScriptedDice(faces),
-    )
-    assert isinstance(record, CheckRecord)
-    return record
-
-
-def gravewatch_with(**resolution: Any) -> Game:
-    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
-    data["resolution"].update(resolution)
-    return Game.new(load_ruleset(data), {"Wren": {"abilities": {"sinew": 3, "wits": 3}}})
 
 
 def test_a_success_a_one_cancelled_is_a_plain_failure_not_a_botch() -> None:
@@ -346,3 +326,11 @@ def test_explosions_are_chained_in_order_and_capped_at_the_pools_max() -> None:
     record = rolled(game, CheckRequest("Sinew", dc=1), [10, 10, 2, 10, 10, 10, 10])
     assert record.rolls == (10, 10, 2, 10, 10, 10, 10)
     assert record.dice == "7d10"
+
+
+def test_a_pool_dc_is_held_between_one_and_the_most_one_roll_can_count() -> None:
+    game = gravewatch_with()
+    # Gravewatch: 15 dice at most, exploding: 30 successes is the most one roll can count.
+    assert rolled(game, CheckRequest("Sinew", dc=99), [9, 9, 9]).dc == 30
+    zero = rolled(game, CheckRequest("Sinew", dc=0), [2, 3, 4])
+    assert (zero.dc, zero.result) == (1, "failure")

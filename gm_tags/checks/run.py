@@ -157,16 +157,17 @@ def names_nothing(
 
 def _difficulty(resolution: Any, request: CheckRequest) -> tuple[int, str | None, int | None]:
     """The dc (a dc the model wrote wins over a ladder label), the label used, and on a pool the
-    per-die target the ladder step sets. On a pool a bare dc names the step that asks for that
-    many successes, as on the Engine, and takes its target (`dc="1"` on Gravewatch counts
-    successes at 6, Plain work's)."""
+    per-die target the ladder step sets. On a pool, as on the Engine, a bare dc is held between 1
+    and the most successes one roll can count, and names the one step that asks for that many
+    successes, taking its target (`dc="1"` on Gravewatch counts successes at 6, Plain work's;
+    two steps asking as many name neither)."""
     step = None
     if request.difficulty is not None:
         step = ladder_step(resolution, request.difficulty)
     if request.dc is not None and isinstance(resolution, DicePool):
-        dc = max(0, request.dc)
-        named = next((s for s in resolution.difficulty_ladder if s.successes == dc), None)
-        return dc, None, named.target if named is not None else None
+        dc = min(resolution.most_successes, max(1, request.dc))
+        named = [s for s in resolution.difficulty_ladder if s.successes == dc]
+        return dc, None, named[0].target if len(named) == 1 else None
     if request.dc is not None or step is None:
         return max(0, request.dc or 0), None, None
     if isinstance(resolution, DiceSum):

@@ -138,7 +138,7 @@ class BlockChecks(Reporter):
                 (*path, "pool", "min"),
                 f"min {resolution.pool.min} is above max {resolution.pool.max}",
             )
-        most = most_successes(resolution)
+        most = resolution.most_successes
         if resolution.exceptional and resolution.exceptional.successes > most:
             self.report(
                 (*path, "exceptional", "successes"),
@@ -461,18 +461,12 @@ class BlockChecks(Reporter):
                 )
 
 
-def most_successes(resolution: DicePool) -> int:
-    """The Engine's ceiling: the most successes one roll could count."""
-    most = resolution.pool.max * (2 if resolution.explode else 1)
-    return most * (2 if resolution.double else 1)
-
-
 def pool_ladder(
     reporter: Reporter, resolution: DicePool, steps: list[PoolStep], path: Path
 ) -> None:
     """A pool ladder's steps (the ruleset's own or a layer's): successes one roll can count, and a
     target only where the target can move, within its range."""
-    most, target = most_successes(resolution), resolution.target
+    most, target = resolution.most_successes, resolution.target
     movable = target.min < target.max
     for position, step in enumerate(steps):
         if step.successes > most:

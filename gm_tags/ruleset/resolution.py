@@ -191,5 +191,12 @@ class DicePool(_Shared):
     spend: Annotated[list[Spend], Field(max_length=4)] | None = None
     difficulty_ladder: Annotated[list[PoolStep], Field(min_length=1, max_length=12)]
 
+    @property
+    def most_successes(self) -> int:
+        """The Engine's ceiling: the most successes one roll could count (the largest pool, as
+        many exploded dice again, every one doubled)."""
+        most = self.pool.max * (2 if self.explode else 1)
+        return most * (2 if self.double else 1)
+
 
 Resolution = Annotated[DiceSum | DicePool, Field(discriminator="kind")]

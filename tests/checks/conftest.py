@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import Any
 
-from gm_tags import Dice
+from gm_tags import Dice, Game, load_ruleset
+from gm_tags.checks.record import CheckRecord, CheckRequest
+from gm_tags.checks.run import roll_check
+from tests.conftest import FIXTURES
 
 
 class ScriptedDice(Dice):
@@ -17,3 +22,24 @@ class ScriptedDice(Dice):
         assert len(thrown) == count, "the test scripted too few faces"
         assert all(1 <= face <= sides for face in thrown)
         return thrown
+
+
+def rolled(game: Game, request: CheckRequest, faces: list[int]) -> CheckRecord:
+    """`request` rolled for its character with these faces, the game unchanged."""
+    character = game.character(request.who)
+    record, _ = roll_check(
+        game.ruleset,  # type: ignore[arg-type]
+        character,
+        game.live_of(character),
+        request,
+        ScriptedDice(faces),
+    )
+    assert isinstance(record, CheckRecord)
+    return record
+
+
+def gravewatch_with(**resolution: Any) -> Game:
+    """Wren (Sinew 3 dice, Resolve 4) on Gravewatch with these resolution keys changed."""
+    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
+    data["resolution"].update(resolution)
+    return Game.new(load_ruleset(data), {"Wren": {"abilities": {"sinew": 3, "wits": 3}}})

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gm_tags.parse import parse
-from gm_tags.scan import scan
+from gm_tags.scan import MAX_BODY, scan
 
 
 def tags(reply: str) -> list[tuple[str, tuple[tuple[str, str], ...], str | None]]:
@@ -108,3 +108,34 @@ def test_bracket_soup_never_raises(pieces: list[str]) -> None:
     for candidate in scan("".join(pieces)):
         tag = parse(candidate)
         assert tag.problem is None or tag.attributes == ()
+
+
+def test_a_quote_left_open_ends_the_tag_at_its_bracket_and_is_refused() -> None:
+    reply = 'She spends it. [sheet: op="spend" pool="Grit amount="1"] The door holds.'
+    (candidate,) = scan(reply)
+    assert (candidate.closed, candidate.text) == (True, '[sheet: op="spend" pool="Grit amount="1"]')
+    assert reply[candidate.end :] == " The door holds."
+    # The value of pool runs to the next quote; what follows it cannot be read.
+    assert parse(candidate).problem == (
+        'at column 39: found "1""; expected ",", a key or the closing bracket'
+    )
+    open_at_end = scan('[sheet: op="note" value="see] rest')
+    assert [(c.closed, c.text) for c in open_at_end] == [(True, '[sheet: op="note" value="see]')]
+    assert parse(open_at_end[0]).problem == 'at column 25: unclosed quote in the value of "value"'
+
+
+@pytest.mark.parametrize(
+    ("body", "closed"), [(MAX_BODY - 1, True), (MAX_BODY, True), (MAX_BODY + 1, False)]
+)
+def test_the_closing_bracket_is_looked_for_within_the_body_limit(body: int, closed: bool) -> None:
+    opening = '[clock: name="'
+    value = "x" * (body - len(opening) + len("[clock:") - 1)
+    reply = f'{opening}{value}"] after'
+    (candidate,) = scan(reply)
+    assert len(reply[len("[clock:") : reply.index("]")]) == body
+    assert candidate.closed is closed
+    if closed:
+        assert candidate.text == reply[: reply.index("]") + 1]
+    else:
+        assert len(candidate.text) == len("[clock:") + MAX_BODY
+        assert parse(candidate).problem is not None
