@@ -75,13 +75,12 @@ class WoundTrack:
         overflow = wounds.overflow + len(marks) - self.capacity
         return Wounds(marks[: self.capacity], min(OVERFLOW_LIMIT, overflow))
 
-    def now(self, wounds: Wounds, cost: str = "") -> str:
-        """`Harm 3/4 Bleeding +1 over`; `cost` (`-3 to rolls`) goes before the overflow."""
+    def now(self, wounds: Wounds) -> str:
+        """`Harm 3/4 Bleeding +1 over`."""
         marked = filled(wounds)
         text = f"{self.track.label} {marked}/{self.capacity}"
         if marked and self.levels:
             text += f" {self.levels[min(marked, len(self.levels)) - 1].label}"
-        text += f" {cost}" if cost else ""
         return text + (f" +{wounds.overflow} over" if wounds.overflow else "")
 
     def penalty(self, wounds: Wounds) -> int:

@@ -194,3 +194,23 @@ def test_a_limit_off_the_sheet_of_none_or_less_buys_nothing(limit: int) -> None:
     )
     record = rolled(game, CheckRequest("Sinew", dc=1, spend="resolve:1"), [2, 2, 2])
     assert (record.spend, record.auto) == (None, None)
+
+
+def test_a_rethrow_of_ones_throws_the_ones_again() -> None:
+    game = gravewatch_with(reroll=[{"id": "steady", "upTo": 1, "mode": "once"}])
+    record = rolled(game, CheckRequest("Sinew", dc=1, reroll="steady"), [1, 9, 2, 8])
+    assert (record.rolls, record.rerolled, record.reroll) == ((8, 9, 2), 1, "steady")
+
+
+def test_a_limit_off_the_sheet_that_is_no_finite_number_buys_nothing() -> None:
+    data = json.loads((FIXTURES / "rulesets" / "reference" / "gravewatch.json").read_text("utf-8"))
+    data["sheet"].setdefault("derived", []).append(
+        {"id": "huge", "label": "Huge", "op": "multiply", "of": [{"const": 1e200}] * 2}
+    )
+    data["resolution"]["spend"] = [
+        {"pool": "resolve", "amount": 1, "successes": 1, "perCheck": {"derived": "huge"}}
+    ]
+    game = Game.new(load_ruleset(data), {"Wren": {"abilities": {"sinew": 3}}})
+    assert game.read("Wren", {"derived": "huge"}) == float("inf")
+    record = rolled(game, CheckRequest("Sinew", dc=1, spend="resolve:1"), [2, 2, 2])
+    assert (record.spend, record.auto) == (None, None)

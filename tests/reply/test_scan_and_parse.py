@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gm_tags import Game, load_ruleset
 from gm_tags.parse import parse
 from gm_tags.scan import MAX_BODY, scan
+from tests.conftest import FIXTURES
 
 
 def tags(reply: str) -> list[tuple[str, tuple[tuple[str, str], ...], str | None]]:
@@ -139,3 +141,39 @@ def test_the_closing_bracket_is_looked_for_within_the_body_limit(body: int, clos
     else:
         assert len(candidate.text) == len("[clock:") + MAX_BODY
         assert parse(candidate).problem is not None
+
+
+def test_a_blank_line_inside_a_quoted_value_leaves_the_tag_unterminated() -> None:
+    (candidate,) = scan('[clock: name="A\n\nB" tick="1"] The bell.')
+    assert (candidate.closed, candidate.text) == (False, '[clock: name="A')
+
+
+def test_a_bracket_beyond_the_body_limit_does_not_close_a_quoted_value() -> None:
+    opening = '[clock: name="a]'
+    body_start = len("[clock:")
+    # The quote closes, and its "]" stands, one character past the body limit: the tag ends at
+    # the "]" inside the quotes, the last one within reach.
+    filler = "x" * (MAX_BODY - (len(opening) - body_start))
+    reply = f'{opening}{filler}"] after'
+    assert reply.index('"]') + 1 - body_start == MAX_BODY + 1
+    (candidate,) = scan(reply)
+    assert (candidate.closed, candidate.text) == (True, opening)
+
+
+@pytest.mark.parametrize("cut", [0, 1, -1])
+def test_a_stream_waits_for_a_bracket_at_the_body_limit(cut: int) -> None:
+    game = Game.new(load_ruleset(FIXTURES / "rulesets" / "crew-of-shadows.json"))
+    body_start = len("[clock:")
+    opening = '[clock: name="'
+    # Its "]" stands exactly at the body limit: the last place that still closes the tag.
+    reply = f'{opening}{"x" * (MAX_BODY - len(opening) + body_start - 1)}"] The bell.'
+    assert reply.index("]") == body_start + MAX_BODY
+    at = body_start + MAX_BODY + cut
+    stream = game.stream()
+    shown = stream.feed(reply[:at]) + stream.feed(reply[at:])
+    rest, turn = stream.finish()
+    whole = game.apply_reply(reply)
+    assert shown + rest == whole.narration == "The bell."
+    assert [(r.reason, r.detail) for r in turn.receipts] == [
+        (r.reason, r.detail) for r in whole.receipts
+    ]

@@ -73,3 +73,41 @@ def test_marks_on_boxes_a_track_no_longer_has_are_kept_as_overflow(
     expected_overflow = int(kept["overflow"]) - 1  # type: ignore[call-overload]
     assert wounds.get("overflow", 0) == expected_overflow
     assert wounds.get("marks", []) == kept["marks"]
+
+
+@pytest.mark.parametrize("boxes", [0, -2])
+def test_a_box_track_whose_maximum_reads_none_or_less_has_no_box(boxes: int) -> None:
+    data = json.loads((FIXTURES / "rulesets" / "strain-runners.json").read_text("utf-8"))
+    (derived,) = [d for d in data["sheet"]["derived"] if d["id"] == "strain_boxes"]
+    derived["of"] = [{"const": boxes}]
+    game = Game.new(load_ruleset(data), {"Vox": {}})
+    turn = game.apply_reply('[sheet: op="damage" track="Strain" kind="stress" amount="1"]')
+    (receipt,) = turn.receipts
+    assert (receipt.reason, receipt.detail) == (
+        Reason.NO_BOX,
+        "Strain has no free box from box 1 up for 1 marks",
+    )
+
+
+def test_refusals_name_what_the_track_offers() -> None:
+    game = Game.new(ruleset_named("crew-of-shadows"), {"Mira": {}})
+    track, kind = game.apply_reply(
+        '[sheet: op="damage" track="Nerve" kind="lesser" amount="1"] '
+        '[sheet: op="damage" track="harm" kind="bruise" amount="1"]'
+    ).receipts
+    assert (track.reason, track.detail) == (
+        Reason.UNKNOWN_TRACK,
+        "no track is named 'Nerve'; wound tracks: Harm",
+    )
+    assert (kind.reason, kind.detail) == (
+        Reason.UNKNOWN_KIND,
+        "Harm takes no kind 'bruise'; kinds: lesser (1), moderate (2), severe (3)",
+    )
+
+
+def test_a_full_track_of_levels_that_refuses_says_none_is_free() -> None:
+    turn = crew("refuse").apply_reply(
+        '[sheet: op="damage" track="harm" kind="lesser" amount="3"] '
+        '[sheet: op="damage" track="harm" kind="lesser" amount="1"]'
+    )
+    assert turn.receipts[1].detail == "Harm has 0 free, too few for 1 marks"
