@@ -67,8 +67,9 @@ def unquoted(value: str) -> str:
 
 @functools.cache
 def tag_parser() -> Lark:
-    """The LALR parser of `tag` and `branch`, built on first use (Lark caches its analysis of
-    the grammar on disk, so a new process builds it in a fraction of the time)."""
+    """The LALR parser of `tags`, `tag` and `branch`, built on first use (Lark caches its
+    analysis of the grammar on disk, so a new process builds it in a fraction of the time),
+    reading the words `TagLexer` cuts from the grammar's terminals."""
     from lark import Lark, Token, Transformer
 
     class Items(Transformer[Token, object]):
@@ -91,13 +92,16 @@ def tag_parser() -> Lark:
 
         def branch(self, children: list[Token]) -> ParsedBranch:
             outcome, colon, *text = children
-            at = text[0].start_pos if text else (colon.end_pos or 0)
+            at = text[0].start_pos if text else (colon.start_pos or 0) + len(colon)
             return ParsedBranch(outcome.lower(), at or 0)
+
+    from .lexer import TagLexer
 
     return Lark(
         grammar_text(),
         start=["tags", "tag", "branch"],
         parser="lalr",
+        lexer=TagLexer,
         transformer=Items(),
         cache=True,
     )
