@@ -186,7 +186,6 @@ def _one(
     checkpoint = draft.checkpoint()
     try:
         bound = malformed(tag, tag.problem) if tag.problem else bind(tag)
-        request = bound.request
         if over_limit:
             outcome = _TOO_MANY[tag.name]
         elif isinstance(bound, Refused):
@@ -197,13 +196,15 @@ def _one(
             if full is not None:
                 draft.restore(checkpoint)
                 outcome = Outcome.refused(Reason.LIVE_STATE_FULL, full, outcome.request)
+        # The command's own request, unless running it wrote back another (a resolved name).
+        request = outcome.request or bound.request
     except Exception as error:  # a fault of ours must cost one command, never the reply
         draft.restore(checkpoint)
         request = malformed(tag, "").request
         outcome = Outcome.refused(Reason.ENGINE_ERROR, f"{type(error).__name__}: {error}")
     return Receipt.of(
         tag.name,
-        outcome.request or request,
+        request,
         outcome.now,
         outcome.reason,
         outcome.detail,

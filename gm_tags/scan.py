@@ -24,9 +24,10 @@ from .grammar import opening
 MAX_BODY = 1500
 
 # A body read with its quoted values whole, so a bracket inside quotes (`name="The [Red] Door"`)
-# does not end the tag; possessive, so a failed match costs linear time.
+# does not end the tag; possessive, so a failed match costs linear time, and unquoted text taken
+# a run at a time rather than a character at a time.
 _QUOTE_AWARE_BODY = re.compile(
-    r'(?:[^"\u201c\u2018\u300c\u300e\[\]]|"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019'
+    r'(?:[^"\u201c\u2018\u300c\u300e\[\]]++|"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019'
     r"|\u300c[^\u300d]*\u300d|\u300e[^\u300f]*\u300f)*+\]"
 )
 _BLANK_LINE = re.compile(r"\n[ \t\u3000]*\r?\n")

@@ -45,18 +45,25 @@ def run_clock(
         return clocks, Outcome.refused(
             Reason.NO_CLOCKS, "this ruleset has no clocks block, so clock commands are off"
         )
-    key = name_key(command.name)
-    at = next((i for i, clock in enumerate(clocks) if clock.key == key), None)
+    at = _index_of(clocks, name_key(command.name))
     if isinstance(command, CreateClock):
         return _create(command, clocks, settings, exists=at is not None)
     if at is None:
         return clocks, Outcome.refused(Reason.UNKNOWN_CLOCK, f"no clock is named {command.name!r}")
     clock = clocks[at]
+    # Written back under the name the clock was created with.
     request = (("name", clock.name), *command.request[1:])
     if isinstance(command, ClearClock):
-        return clocks[:at] + clocks[at + 1 :], Outcome(now="cleared", request=request)
+        return clocks[:at] + clocks[at + 1 :], Outcome("cleared", None, "", request)
     ticked = _ticked(clock, command)
-    return (*clocks[:at], ticked, *clocks[at + 1 :]), Outcome(now=ticked.fill, request=request)
+    return (*clocks[:at], ticked, *clocks[at + 1 :]), Outcome(ticked.fill, None, "", request)
+
+
+def _index_of(clocks: tuple[Clock, ...], key: str) -> int | None:
+    for at, clock in enumerate(clocks):
+        if clock.key == key:
+            return at
+    return None
 
 
 def _ticked(clock: Clock, command: TickClock) -> Clock:
