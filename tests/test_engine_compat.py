@@ -194,6 +194,21 @@ def gravewatch_changed(change: Callable[[dict[str, Any]], None]) -> dict[str, An
             "resolution.reroll.0.upTo",
             "found 10; a re-throw reaches faces 1 to 9 on a d10",
         ),
+        # A re-throw bought with a spend is held to the same faces.
+        (
+            lambda r: r.update(
+                spend=[
+                    {
+                        "pool": "resolve",
+                        "amount": 1,
+                        "perCheck": 1,
+                        "reroll": {"upTo": 10, "mode": "until"},
+                    },
+                ]
+            ),
+            "resolution.spend.0.reroll.upTo",
+            "found 10; a re-throw reaches faces 1 to 9 on a d10",
+        ),
     ],
 )
 def test_import_refuses_what_the_engine_refuses_at_its_fine_path(

@@ -10,7 +10,7 @@ from .checks import Path, Reporter
 from .document import Party, RestoreStep, SheetSummary
 from .index import by_id
 from .refs import ValueRef
-from .resolution import DicePool, DiceSum, PoolStep
+from .resolution import DicePool, DiceSum, PoolStep, Reroll
 from .sheet import (
     BooleanColumn,
     EnumColumn,
@@ -145,12 +145,20 @@ class BlockChecks(Reporter):
                 f"found {resolution.exceptional.successes}; one roll counts at most {most}",
             )
         pool_ladder(self, resolution, resolution.difficulty_ladder, (*path, "difficultyLadder"))
-        for position, named in enumerate(resolution.reroll or []):
-            if named.up_to >= sides:
-                self.report(
-                    (*path, "reroll", position, "upTo"),
-                    f"found {named.up_to}; a re-throw reaches faces 1 to {sides - 1} on a d{sides}",
-                )
+        # A re-throw, named or bought, reaching the top face would throw every die again (and an
+        # `until` one would throw without end).
+        rethrows: list[tuple[Path, Reroll]] = [
+            ((*path, "reroll", at), named) for at, named in enumerate(resolution.reroll or [])
+        ]
+        rethrows += [
+            ((*path, "spend", at, "reroll"), spend.reroll)
+            for at, spend in enumerate(resolution.spend or [])
+            if spend.reroll is not None
+        ]
+        reach = f"a re-throw reaches faces 1 to {sides - 1} on a d{sides}"
+        for at, rethrow in rethrows:
+            if rethrow.up_to >= sides:
+                self.report((*at, "upTo"), f"found {rethrow.up_to}; {reach}")
         for name in ("cancel", "botch"):
             rule = getattr(resolution, name)
             if rule is not None and rule.up_to >= target.min:

@@ -214,3 +214,10 @@ def test_a_limit_off_the_sheet_that_is_no_finite_number_buys_nothing() -> None:
     assert game.read("Wren", {"derived": "huge"}) == float("inf")
     record = rolled(game, CheckRequest("Sinew", dc=1, spend="resolve:1"), [2, 2, 2])
     assert (record.spend, record.auto) == (None, None)
+
+
+def test_a_check_with_no_character_to_pay_from_pays_nothing_and_rolls() -> None:
+    game = Game.new(load_ruleset(FIXTURES / "rulesets" / "reference" / "gravewatch.json"))
+    turn = game.apply_reply('[skill_check: skill="Sinew" dc="1" spend="resolve:1"]', seed=3)
+    (receipt,) = turn.receipts
+    assert receipt.ok and 'result="failure"' in receipt.tag and "spend=" not in receipt.tag

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import bisect
 import json
 import multiprocessing
 import os
@@ -81,6 +82,7 @@ COMPARISON_TEXT = {
 class Mutant:
     module: str
     line: int
+    column: int  # where the change starts, so two changes of one kind on a line are told apart
     start: int  # byte offsets into the module's source
     end: int
     replacement: str
@@ -88,7 +90,7 @@ class Mutant:
 
     @property
     def key(self) -> str:
-        return f"{self.module}:{self.line}: {self.description}"
+        return f"{self.module}:{self.line}:{self.column}: {self.description}"
 
 
 class Finder(ast.NodeVisitor):
@@ -110,7 +112,10 @@ class Finder(ast.NodeVisitor):
         return start, self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
 
     def add(self, line: int, start: int, end: int, replacement: str, description: str) -> None:
-        self.found.append(Mutant(self.module, line, start, end, replacement, description))
+        # The line the change itself stands on (an expression's operator may be lines below it).
+        line = bisect.bisect_right(self.line_starts, start)
+        column = start - self.line_starts[line - 1] + 1
+        self.found.append(Mutant(self.module, line, column, start, end, replacement, description))
 
     def between(self, left: ast.AST, right: ast.AST, pattern: str) -> tuple[int, int] | None:
         """Where the operator `pattern` stands between two operands (outside their brackets)."""

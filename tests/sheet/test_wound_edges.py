@@ -111,3 +111,24 @@ def test_a_full_track_of_levels_that_refuses_says_none_is_free() -> None:
         '[sheet: op="damage" track="harm" kind="lesser" amount="1"]'
     )
     assert turn.receipts[1].detail == "Harm has 0 free, too few for 1 marks"
+
+
+def test_a_stored_mark_of_a_kind_the_ruleset_lacks_counts_as_its_lightest() -> None:
+    crew_rules = ruleset_named("crew-of-shadows")
+    document = copy.deepcopy(Game.new(crew_rules, {"Mira": {}}).to_document())
+    document["rulesetLive"] = {"mira": {"wounds": {"harm": {"marks": ["ghost"]}}}}
+    game = Game.from_document(crew_rules, document)
+
+    def marks(reply: str) -> list[str]:
+        live = game.apply_reply(reply).game.to_document()["rulesetLive"]
+        return list(live["mira"]["wounds"]["harm"]["marks"])
+
+    # As light as "lesser", the lightest kind: a lesser mark goes after it, a heavier one before.
+    assert marks('[sheet: op="damage" track="harm" kind="lesser" amount="1"]') == [
+        "ghost",
+        "lesser",
+    ]
+    assert marks('[sheet: op="damage" track="harm" kind="moderate" amount="1"]') == [
+        "moderate",
+        "ghost",
+    ]
