@@ -22,6 +22,13 @@ from tests.reply.test_grammar import tags
 
 # The same grammar with Lark's own contextual lexer: what our lexer must agree with.
 LARKS_OWN = Lark(grammar_text(), start=["tags", "tag", "branch"], parser="lalr")
+# ... and the same with our transformer, to read refusals with.
+LARKS_OWN_WITH_ITEMS = Lark(
+    grammar_text(),
+    start=["tags", "tag", "branch"],
+    parser="lalr",
+    transformer=tag_parser().options.transformer,
+)
 REPLIES = sorted((FIXTURES / "replies").glob("*/*.txt"))
 
 
@@ -69,13 +76,7 @@ def test_a_refusal_says_what_it_would_say_with_larks_own_lexer(text: str) -> Non
     candidates = [candidate for candidate in scan(text) if candidate.closed]
     ours = [parse(candidate).problem for candidate in candidates]
     with pytest.MonkeyPatch.context() as patch:
-        own = Lark(
-            grammar_text(),
-            start=["tags", "tag", "branch"],
-            parser="lalr",
-            transformer=tag_parser().options.transformer,
-        )
-        patch.setattr(gm_tags.grammar, "tag_parser", lambda: own)
+        patch.setattr(gm_tags.grammar, "tag_parser", lambda: LARKS_OWN_WITH_ITEMS)
         assert [parse(candidate).problem for candidate in candidates] == ours
 
 
