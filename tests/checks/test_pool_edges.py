@@ -221,3 +221,10 @@ def test_a_check_with_no_character_to_pay_from_pays_nothing_and_rolls() -> None:
     turn = game.apply_reply('[skill_check: skill="Sinew" dc="1" spend="resolve:1"]', seed=3)
     (receipt,) = turn.receipts
     assert receipt.ok and 'result="failure"' in receipt.tag and "spend=" not in receipt.tag
+
+
+def test_an_until_rethrow_goes_on_while_the_face_is_at_its_reach() -> None:
+    game = gravewatch_with(reroll=[{"id": "careful", "upTo": 6, "mode": "until"}])
+    # 2 is in reach: thrown again, 6 is still in reach (at upTo): thrown again, 8 is out.
+    record = rolled(game, CheckRequest("Sinew", dc=1, reroll="careful"), [2, 9, 9, 6, 8])
+    assert (record.rolls, record.rerolled) == ((8, 9, 9), 2)

@@ -56,6 +56,9 @@ def test_text_joined_into_a_tag_opening_loses_its_bracket(
         ("a ((T) b", "a ( b"),
         ("a T** b", "a ** b"),
         ("x*T* b", "x b"),
+        # Markup the tag before took is not taken again: the first "*" after the first tag closed
+        # it, so the second tag is wrapped in one "*" and the last "*" is text.
+        ("x *T**T** y", "x* y"),
     ],
 )
 def test_markup_a_tag_stands_wrapped_in_goes_with_it(
