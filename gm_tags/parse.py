@@ -71,12 +71,12 @@ def parse_all(candidates: Sequence[Candidate]) -> list[Tag]:
     closed = [candidate for candidate in candidates if candidate.closed]
     together = _read_together(closed)
     # One search of all the tags' text: only when it finds a lone surrogate is each tag searched.
-    unstorable = lone_surrogate("".join(candidate.text for candidate in closed)) is not None
+    surrogates = lone_surrogate("".join(candidate.text for candidate in closed)) is not None
     tags = []
     for candidate in candidates:
         if together is not None and candidate.closed:
             offset, parsed = next(together)
-            tags.append(_tag(candidate, parsed.items, offset, unstorable=unstorable))
+            tags.append(_tag(candidate, parsed.items, offset, surrogates=surrogates))
         else:
             tags.append(parse(candidate))
     return tags
@@ -126,10 +126,10 @@ def parse(candidate: Candidate) -> Tag:
     return _tag(candidate, parsed.items, 0)
 
 
-def _tag(candidate: Candidate, items: list[Item], offset: int, *, unstorable: bool = True) -> Tag:
+def _tag(candidate: Candidate, items: list[Item], offset: int, *, surrogates: bool = True) -> Tag:
     """The tag `items` make of a candidate (`offset`: where its text began in what was parsed;
-    `unstorable`: whether its text may hold a lone surrogate, which no store can keep)."""
-    surrogate = lone_surrogate(candidate.text) if unstorable else None
+    `surrogates`: whether its text may hold a lone surrogate, which no store can keep)."""
+    surrogate = lone_surrogate(candidate.text) if surrogates else None
     if surrogate:
         return _refused(candidate, f"the tag {surrogate}")
     kept: dict[str, str] = {}
