@@ -54,9 +54,9 @@ def run_clock(
     # Written back under the name the clock was created with.
     request = (("name", clock.name), *command.request[1:])
     if isinstance(command, ClearClock):
-        return clocks[:at] + clocks[at + 1 :], Outcome("cleared", None, "", request)
+        return clocks[:at] + clocks[at + 1 :], Outcome(now="cleared", request=request)
     ticked = _ticked(clock, command)
-    return (*clocks[:at], ticked, *clocks[at + 1 :]), Outcome(ticked.fill, None, "", request)
+    return (*clocks[:at], ticked, *clocks[at + 1 :]), Outcome(now=ticked.fill, request=request)
 
 
 def _index_of(clocks: tuple[Clock, ...], key: str) -> int | None:
