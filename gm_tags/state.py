@@ -25,7 +25,7 @@ from .engine.clocks import Clock
 from .engine.pools import PoolSlot
 from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
-from .names import normalize_name
+from .names import named, normalize_name
 from .party import party_of, party_pools, party_value, with_members
 from .ruleset import Ruleset
 from .ruleset.layering import selection_problems
@@ -87,15 +87,21 @@ class StateReads(ABC):
             if found is None:
                 raise UnknownCharacterError(no_player(self))
             return found
-        key = normalize_name(who)
-        matches = [character for character in self.characters if character.key == key]
+        matches = self.named(who)
         if len(matches) == 1:
             return matches[0]
-        player = self.player_character
-        if matches and player is not None and player.key == key:
-            return player
         problem = "matches no character" if not matches else "is shared by several characters"
         raise UnknownCharacterError(f"{who!r} {problem}")
+
+    def named(self, who: str) -> list[Character]:
+        """The cards `who=` names (`gm_tags.names.named`: the exact name, else a unique first
+        name); when the player's own name is shared, the player's card alone."""
+        keys = [character.key for character in self.characters]
+        matches = [self.characters[index] for index in named(who, keys)]
+        player = self.player_character
+        if len(matches) > 1 and player is not None and player.key == normalize_name(who):
+            return [player]
+        return matches
 
     def live_of(self, character: Character) -> LiveState:
         return self.live.get(character.key) or LiveState()

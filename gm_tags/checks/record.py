@@ -63,6 +63,8 @@ class CheckRecord:
     # A `halfOrMore` botch beside a result that had successes: something went wrong on the side.
     complication: bool = False
     notes: tuple[str, ...] = field(default=())
+    # "none" when `who=` named no character: the check rolled with nothing from any sheet.
+    sheet: str | None = None
 
     @property
     def succeeded(self) -> bool:
@@ -100,6 +102,7 @@ class CheckRecord:
             ("complication", "true" if self.complication else None),
             ("adjust", _signed(self.adjust) if self.adjust else None),
             ("reroll", self.reroll),
+            ("sheet", self.sheet),
         ]
         parts += [(key, str(value)) for key, value in optional if value is not None]
         return "[skill_check: " + " ".join(f'{k}="{clean(v)}"' for k, v in parts) + "]"
@@ -119,7 +122,10 @@ class CheckRecord:
             body = f"{faces} → {self.total} {word}"
         outcome = self.result.replace("_", " ").capitalize()
         side = " Something went wrong on the side." if self.complication else ""
-        return f"{head}: {body}. {outcome}.{side}"
+        unread = ""
+        if self.sheet == "none":
+            unread = f" No character is named {_plain(self.who or '')}: no sheet was read."
+        return f"{head}: {body}. {outcome}.{side}{unread}"
 
 
 def _plain(name: str) -> str:

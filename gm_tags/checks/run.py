@@ -4,7 +4,7 @@ on the check pays from a pool) go out."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..dice import Dice
@@ -62,7 +62,8 @@ def roll_check(
     target = resolve_target(ruleset, request.skill)
     skill = target.label or request.skill
     dc, difficulty, step_target = _difficulty(resolution, request)
-    who = character.name if character is not None and request.who is not None else None
+    # A `who=` that names nobody is written back as written, beside `sheet="none"`.
+    who = character.name if character is not None and request.who is not None else request.who
     view = character.view(ruleset, live) if character is not None else None
     number = _number(ruleset, target, character, view, request)
     if isinstance(number, str):
@@ -72,7 +73,7 @@ def roll_check(
     penalty = _penalty(ruleset, view)
     adjust = _adjust(ruleset, view, character, number.abilities)
     if isinstance(resolution, DiceSum):
-        return _sum(
+        record = _sum(
             resolution,
             request,
             skill,
@@ -85,7 +86,11 @@ def roll_check(
             with_label,
             target,
             dice,
-        ), live
+        )
+        if character is None and request.who is not None:
+            record = replace(record, sheet="none")
+        return record, live
+    # On a pool a `who=` naming nobody never gets here (`names_nothing` refuses it).
     assert isinstance(resolution, DicePool)
     return roll_pool(
         ruleset,

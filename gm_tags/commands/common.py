@@ -39,7 +39,7 @@ OUTCOME_KEYS = frozenset(
 
 # What a check's receipt writes beyond the outcome keys every family has.
 CHECK_OUTCOME_KEYS = frozenset(
-    {"resolution", "dice", "pool", "used", "auto", "rerolled", "penalty"}
+    {"resolution", "dice", "pool", "used", "auto", "rerolled", "penalty", "sheet"}
 )
 
 _INTEGER = re.compile(r"[+-]?\d{1,9}")

@@ -19,7 +19,8 @@ State = TypeVar("State", bound=StateReads)
 
 def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Outcome]:
     """A character nobody can name rolls plain dice with no modifier on a sum (never a guessed
-    sheet); on a dice pool, where that would throw no dice, a check naming nothing is refused."""
+    sheet), and its receipt and the line the Game Master reads next say so, with the names it can
+    use; on a dice pool, where that would throw no dice, a check naming nothing is refused."""
     if game.ruleset is None:
         return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
     unknown = unknown_difficulty(game.ruleset.definition.resolution, command.check)
@@ -40,7 +41,19 @@ def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Ou
         game = game.with_live(character.key, changed)
     if isinstance(result, Untrained):
         return game, Outcome(None, Reason.UNTRAINED, result.summary, None, result.tag)
-    return game, Outcome(now=result.summary, tag=result.tag, detail=_parts(result))
+    summary = result.summary
+    if result.sheet == "none":
+        summary += " " + usable_names(game)
+    return game, Outcome(now=summary, tag=result.tag, detail=_parts(result))
+
+
+def usable_names(game: StateReads) -> str:
+    """The line that teaches the Game Master the names `who=` can use, after one named nobody."""
+    names = [character.name for character in game.characters]
+    if not names:
+        return "This game has no characters to name."
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return f"The names who= can use: {shown}."
 
 
 def _parts(record: CheckRecord) -> str:

@@ -1,9 +1,9 @@
 """Who a sheet command means.
 
 No `who=` means the player's card. `who="party"` means every card, once each: a name two cards
-share is skipped unless it is the player's. Any other name is matched as the Engine matches names
-(`gm_tags.names`): none is `unknown-character`, two or more are `ambiguous-character` unless the
-name is the player's, whose own card then wins.
+share is skipped unless it is the player's. Any other name is matched by `gm_tags.names.named`
+(the Engine's exact match, else a unique first name): none is `unknown-character`, two or more
+are `ambiguous-character` unless the name is the player's, whose own card then wins.
 """
 
 from __future__ import annotations
@@ -35,11 +35,9 @@ def targets(game: StateReads, who: str | None) -> tuple[list[Character], str] | 
         if not members:
             return Outcome.refused(Reason.UNKNOWN_CHARACTER, "this game has no characters")
         return members, PARTY
-    matches = [character for character in game.characters if character.key == key]
+    matches = game.named(who)
     if len(matches) == 1:
         return matches, matches[0].name
-    if matches and player is not None and player.key == key:
-        return [player], player.name
     if matches:
         names = ", ".join(character.name for character in matches)
         return Outcome.refused(

@@ -171,3 +171,26 @@ def test_a_sum_check_naming_nothing_rolls_plain_dice_as_the_engine_does() -> Non
     misspelled = game.apply_reply('[skill_check: skill="Snaek" dc="10"]', seed=1).receipts[0]
     assert 'modifier="3"' in known.tag
     assert misspelled.ok and 'modifier="0"' in misspelled.tag
+
+
+def test_a_unique_first_name_rolls_with_that_characters_sheet() -> None:
+    game = fixture_game("reference/ember-roads.json", "ember-roads.json")
+    by_first = game.apply_reply('[skill_check: who="Tobin" skill="Sneak" dc="10"]', seed=1)
+    by_full = game.apply_reply('[skill_check: who="Tobin Vell" skill="Sneak" dc="10"]', seed=1)
+    assert by_first.receipts[0].tag == by_full.receipts[0].tag
+    assert 'who="Tobin Vell"' in by_first.receipts[0].tag
+    assert game.check("tobin", "Sneak", dc=10, seed=1).tag == by_full.receipts[0].tag
+
+
+def test_a_sum_check_naming_nobody_says_no_sheet_was_read_and_teaches_the_names() -> None:
+    game = fixture_game("reference/ember-roads.json", "ember-roads.json")
+    turn = game.apply_reply('[skill_check: who="Agnes" skill="Sneak" dc="10"]', seed=1)
+    (receipt,) = turn.receipts
+    assert receipt.ok and 'modifier="0"' in receipt.tag
+    assert receipt.tag.endswith(' who="Agnes" sheet="none"]')
+    reminder = turn.game.reminder()
+    assert "No character is named Agnes: no sheet was read." in reminder
+    assert "The names who= can use: Mira Ashdown, Tobin Vell, 灯里." in reminder
+    # A model that copies the receipt back cannot claim the sheet itself.
+    again = game.apply_reply('[skill_check: who="Tobin" skill="Sneak" dc="10" sheet="none"]')
+    assert 'sheet="none"' not in again.receipts[0].tag

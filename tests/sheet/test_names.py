@@ -110,3 +110,28 @@ def test_party_skips_a_name_two_cards_share_unless_it_is_the_players(ember: Rule
     game = Game.new(ember, {"Mira": {}, "mira": {}, "Tobin": {}}, player="Tobin")
     (receipt,) = game.apply_reply('[sheet: who="party" op="spend" pool="grit" amount="1"]').receipts
     assert receipt.now == "Tobin 5/6"
+
+
+def test_a_unique_first_name_finds_its_card_on_a_sheet_tag(ember: Ruleset) -> None:
+    game = Game.new(ember, {"Agnes Ward": {}, "Tobin Vell": {}}, player="Tobin Vell")
+    turn = game.apply_reply('[sheet: who="agnes" op="spend" pool="grit" amount="2"]')
+    (receipt,) = turn.receipts
+    assert receipt.tag == (
+        '[sheet: who="Agnes Ward" op="spend" pool="grit" amount="2" result="ok" now="4/6"]'
+    )
+    assert turn.game.read("Agnes", {"livePool": "grit"}) == 4
+
+
+def test_an_exact_name_wins_over_a_first_name_and_a_shared_first_name_is_ambiguous(
+    ember: Ruleset,
+) -> None:
+    game = Game.new(ember, {"Agnes Ward": {}, "Agnes": {}, "Tobin Vell": {}, "Tobin Ash": {}})
+    turn = game.apply_reply(
+        '[sheet: who="Agnes" op="spend" pool="grit" amount="1"]'
+        '[sheet: who="Tobin" op="spend" pool="grit" amount="1"]'
+        '[sheet: who="Ward" op="spend" pool="grit" amount="1"]'
+    )
+    exact, shared, last_name = turn.receipts
+    assert exact.tag.startswith('[sheet: who="Agnes" op="spend"')
+    assert shared.reason is Reason.AMBIGUOUS_CHARACTER and "Tobin Vell, Tobin Ash" in shared.detail
+    assert last_name.reason is Reason.UNKNOWN_CHARACTER  # only the first word is a handle
