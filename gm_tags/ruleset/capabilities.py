@@ -219,6 +219,17 @@ def _present(key: str) -> Callable[[RulesetFile], Iterator[Path]]:
     return lambda ruleset: _if(getattr(ruleset, name) is not None, (key,))
 
 
+def _item_catalogs(ruleset: RulesetFile) -> Iterator[Path]:
+    """A catalog whose header says it holds items, or whose entries carry one inline."""
+    for position, catalog in enumerate(ruleset.catalogs or []):
+        if (catalog.model_extra or {}).get("holds") == "items":
+            yield ("catalogs", position, "holds")
+        else:
+            for at, entry in enumerate(catalog.entries or []):
+                if "item" in (entry.model_extra or {}):
+                    yield ("catalogs", position, "entries", at, "item")
+
+
 FEATURES: tuple[Feature, ...] = (
     Feature("catalogs", 21, _present("catalogs")),
     Feature("battle", 22, _present("battle")),
@@ -274,6 +285,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature("untrained", 41, _untrained),
     Feature("live states, enumTable and a rest step naming a state", 42, _live_states),
     Feature("items", 49, _present("items")),
+    Feature("a catalog of items", 49, _item_catalogs),
     Feature("itemStat", 52, lambda r: _refs(r, {"itemStat"})),
     Feature("a shared poolGroup rest step", 77, _shared_rests),
     Feature(

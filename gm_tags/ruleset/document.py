@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
+from .items import Items
 from .layer_models import MOST_LAYERS, Layer
 from .refs import REF_KINDS, ValueRef
 from .resolution import Resolution
@@ -231,14 +232,6 @@ class Catalog(Carried):
     feeds: list[SheetId] = []
     entries: Annotated[list[CatalogEntry], Field(max_length=2000)] | None = None
     asset: str | None = None
-
-
-class ItemStat(Carried):
-    id: SheetId
-
-
-class Items(Carried):
-    stats: list[ItemStat] = []
 
 
 class CombatHealth(Carried):

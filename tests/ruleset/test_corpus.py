@@ -108,6 +108,8 @@ def test_valid_fixture_loads(source: Path) -> None:
     "PT-7",
     "PT-13",
     "PT-17",
+    # The items block and item catalogs, refused as the Engine's block game-ruleset-items pins.
+    "engine:game-ruleset-items",
 )
 def test_invalid_fixture_is_refused_at_its_path(case: InvalidCase) -> None:
     with pytest.raises(RulesetError) as refused:
