@@ -222,12 +222,18 @@ def _present(key: str) -> Callable[[RulesetFile], Iterator[Path]]:
 def _item_catalogs(ruleset: RulesetFile) -> Iterator[Path]:
     """A catalog whose header says it holds items, or whose entries carry one inline."""
     for position, catalog in enumerate(ruleset.catalogs or []):
-        if (catalog.model_extra or {}).get("holds") == "items":
+        if catalog.holds == "items":
             yield ("catalogs", position, "holds")
         else:
             for at, entry in enumerate(catalog.entries or []):
                 if "item" in (entry.model_extra or {}):
                     yield ("catalogs", position, "entries", at, "item")
+
+
+def _creatures(ruleset: RulesetFile) -> Iterator[Path]:
+    for position, catalog in enumerate(ruleset.catalogs or ()):
+        if catalog.holds == "creatures":
+            yield ("catalogs", position, "holds")
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -246,6 +252,7 @@ FEATURES: tuple[Feature, ...] = (
         lambda r: _if(r.gm.world_guidance is not None, ("gm", "worldGuidance")),
     ),
     Feature("combat", 26, _present("combat")),
+    Feature("creatures (a catalog that holds them)", 27, _creatures),
     Feature("wound tracks (levels and kinds)", 30, _wound_tracks),
     Feature("explode/double min, pool.abilityPlusAbility and botch.rule", 37, _pool_extras),
     Feature(

@@ -1,5 +1,5 @@
 """Import checks on the blocks beside the sheet: resolution, rests, gm, party, and the parts of
-catalogs and combat our rules read (layers: `checks_layers.py`).
+catalogs our rules read (combat: `checks_combat.py`; layers: `checks_layers.py`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ class BlockChecks(Reporter):
         if self.ruleset.party is not None:
             self.party(self.ruleset.party)
         self.catalogs()
-        self.combat()
 
     # resolution ---------------------------------------------------------------------------
 
@@ -439,34 +438,6 @@ class BlockChecks(Reporter):
                                     f"sum, even through a derived value; it reads {chain}",
                                 )
                                 break
-
-    def combat(self) -> None:
-        combat = self.ruleset.combat
-        if combat is None:
-            return
-        health = combat.health
-        if health is not None and health.track is not None:
-            track = self.index.tracks.get(health.track)
-            if (
-                self.exists(
-                    self.index.tracks, health.track, ("combat", "health", "track"), "live track"
-                )
-                and track is not None
-                and not track.is_wound
-            ):
-                self.report(
-                    ("combat", "health", "track"),
-                    f"{health.track!r} is a plain track; "
-                    "combat health names a pool or a wound track",
-                )
-        elif health is not None and health.pool is not None:
-            self.exists(self.index.pools, health.pool, ("combat", "health", "pool"), "live pool")
-            if combat.damage_kinds is not None:
-                self.report(
-                    ("combat", "damageKinds"),
-                    "damageKinds needs health on a wound "
-                    "track; a pool of points cannot remember which points were which",
-                )
 
 
 def pool_ladder(

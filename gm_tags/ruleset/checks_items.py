@@ -144,7 +144,7 @@ class ItemChecks(Reporter):
     # catalogs ----------------------------------------------------------------------------------
 
     def catalog(self, catalog: Any, path: Path) -> None:
-        holds = (catalog.model_extra or {}).get("holds", "rows")
+        holds = catalog.holds or "rows"
         entries = catalog.entries or []
         if holds != "items":
             for position, entry in enumerate(entries):

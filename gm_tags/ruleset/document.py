@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
+from .combat import Combat, Creature
 from .items import Items
 from .layer_models import MOST_LAYERS, Layer
 from .refs import REF_KINDS, ValueRef
@@ -224,24 +225,16 @@ class CatalogEntry(Carried):
     id: str
     label: str
     rows: list[CatalogRow] = []
+    creature: Creature | None = None
 
 
 class Catalog(Carried):
     id: SheetId
     label: Label
     feeds: list[SheetId] = []
+    holds: Literal["rows", "items", "creatures"] | None = None
     entries: Annotated[list[CatalogEntry], Field(max_length=2000)] | None = None
     asset: str | None = None
-
-
-class CombatHealth(Carried):
-    pool: SheetId | None = None
-    track: SheetId | None = None
-
-
-class Combat(Carried):
-    health: CombatHealth | None = None
-    damage_kinds: dict[str, Any] | None = None
 
 
 class RulesetFile(Strict):
