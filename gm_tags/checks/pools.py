@@ -38,14 +38,17 @@ def roll_pool(
     character: Character | None,
     live: LiveState,
     dice: Dice,
+    *,
+    effects: int = 0,
 ) -> tuple[CheckRecord, LiveState]:
+    """`effects` is the dice what the character holds or suffers adds (or takes away)."""
     sides = resolution.die.sides
     target = _target(resolution, request, step_target, harder)
     bonus = _clamped_bonus(resolution, request.bonus)
     spent, auto, bought_dice, bought_reroll, live = _spend(
         ruleset, resolution, request, character, live, number
     )
-    size = number + (bonus or 0) + penalty + adjust + bought_dice
+    size = number + (bonus or 0) + penalty + adjust + effects + bought_dice
     size = min(max(size, resolution.pool.min), resolution.pool.max)
     explode_from = _face(resolution.explode, request.explode, sides)
     double_from = _face(resolution.double, request.double, sides)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -53,6 +55,7 @@ class CheckRecord:
     bonus: int | None = None
     spend: str | None = None
     auto: int | None = None
+    use: str | None = None
     rerolled: int | None = None
     penalty: int | None = None
     difficulty: str | None = None
@@ -60,6 +63,11 @@ class CheckRecord:
     double: int | None = None
     adjust: int | None = None
     reroll: str | None = None
+    # What the character's conditions, levels and items added, and which of them changed it
+    # (a lean alone adds no number); `automatic` a save they failed without a roll.
+    effects: int | None = None
+    from_: tuple[str, ...] = ()
+    automatic: bool = False
     # A `halfOrMore` botch beside a result that had successes: something went wrong on the side.
     complication: bool = False
     notes: tuple[str, ...] = field(default=())
@@ -94,6 +102,7 @@ class CheckRecord:
             ("bonus", _signed(self.bonus)),
             ("spend", self.spend),
             ("auto", self.auto),
+            ("use", self.use),
             ("rerolled", self.rerolled),
             ("penalty", self.penalty if self.penalty else None),
             ("difficulty", self.difficulty),
@@ -103,6 +112,9 @@ class CheckRecord:
             ("adjust", _signed(self.adjust) if self.adjust else None),
             ("reroll", self.reroll),
             ("sheet", self.sheet),
+            ("effects", _signed(self.effects) if self.effects else None),
+            ("from", "|".join(self.from_) if self.from_ else None),
+            ("automatic", "true" if self.automatic else None),
         ]
         parts += [(key, str(value)) for key, value in optional if value is not None]
         return "[skill_check: " + " ".join(f'{k}="{clean(v)}"' for k, v in parts) + "]"
@@ -114,7 +126,9 @@ class CheckRecord:
         head = f"{_plain(self.skill)} check (DC {self.dc})"
         if self.who:
             head = f"{_plain(self.who)}: {head}"
-        if self.resolution == "sum":
+        if self.automatic:
+            body = "failed without a roll"
+        elif self.resolution == "sum":
             sign = "+" if self.modifier >= 0 else "-"
             body = f"{faces} {sign}{abs(self.modifier)} = {self.total}"
         else:
@@ -122,10 +136,67 @@ class CheckRecord:
             body = f"{faces} → {self.total} {word}"
         outcome = self.result.replace("_", " ").capitalize()
         side = " Something went wrong on the side." if self.complication else ""
+        if self.from_:
+            side += " Changed by " + ", ".join(_plain(name) for name in self.from_) + "."
         unread = ""
         if self.sheet == "none":
             unread = f" No character is named {_plain(self.who or '')}: no sheet was read."
         return f"{head}: {body}. {outcome}.{side}{unread}"
+
+
+def read_record(attributes: Mapping[str, str]) -> CheckRecord | None:
+    """A receipt read back (from a saved reply, after a reload) as the record it says: None when
+    it is not a rolled check's receipt. Nothing here is trusted to roll a check again; it is what
+    the record said, for history and the next turn's lines."""
+    try:
+        dc, used = int(attributes["dc"]), int(attributes["used"])
+        modifier, total = int(attributes["modifier"]), int(attributes["total"])
+        result, resolution = attributes["result"], attributes["resolution"]
+        rolls = tuple(int(face) for face in attributes.get("rolls", "").split("|") if face)
+    except (KeyError, ValueError):
+        return None
+    if result not in _RESULTS or resolution not in ("sum", "successes"):
+        return None
+
+    def number(key: str) -> int | None:
+        value = attributes.get(key)
+        return int(value) if value is not None and _INTEGER.fullmatch(value) else None
+
+    return CheckRecord(
+        skill=attributes.get("skill", ""),
+        dc=dc,
+        rolls=rolls,
+        used=used,
+        modifier=modifier,
+        total=total,
+        result=result,  # type: ignore[arg-type]
+        mode=attributes.get("mode", "normal"),
+        resolution=resolution,  # type: ignore[arg-type]
+        dice=attributes.get("dice", ""),
+        threshold=number("threshold"),
+        who=attributes.get("who"),
+        with_=attributes.get("with"),
+        bonus=number("bonus"),
+        spend=attributes.get("spend"),
+        auto=number("auto"),
+        rerolled=number("rerolled"),
+        penalty=number("penalty"),
+        difficulty=attributes.get("difficulty"),
+        explode=number("explode"),
+        double=number("double"),
+        adjust=number("adjust"),
+        reroll=attributes.get("reroll"),
+        effects=number("effects"),
+        from_=tuple(name for name in attributes.get("from", "").split("|") if name),
+        automatic=attributes.get("automatic") == "true",
+        complication=attributes.get("complication") == "true",
+        use=attributes.get("use"),
+        sheet=attributes.get("sheet"),
+    )
+
+
+_RESULTS = ("success", "failure", "critical_success", "critical_failure")
+_INTEGER = re.compile(r"[+-]?\d{1,9}")
 
 
 def _plain(name: str) -> str:

@@ -14,6 +14,7 @@ from ..sheet.character import Character, SheetView
 from ..sheet.live import LiveState
 from ..sheet.plan import plan_for
 from ..text import clean
+from .effects import effects_for, roll_mode, roll_modifiers, sources_for
 from .pools import roll_pool
 from .record import CheckRecord, CheckRequest
 from .target import CheckTarget, find_ability, resolve_target
@@ -72,10 +73,15 @@ def roll_check(
     with_label = with_ability.label if with_ability is not None and target.kind != "none" else None
     penalty = _penalty(ruleset, view)
     adjust = _adjust(ruleset, view, character, number.abilities)
+    effects = effects_for(sources_for(ruleset, character, live), target)
+    leans = isinstance(resolution, DiceSum) and resolution.advantage
+    changed_by = effects.applied(leans=leans)
+    if effects.fails:
+        return _failed_unrolled(resolution, skill, dc, difficulty, who, changed_by), live
+    added = roll_modifiers(effects, dice)
     if isinstance(resolution, DiceSum):
         record = _sum(
             resolution,
-            request,
             skill,
             dc,
             difficulty,
@@ -86,13 +92,16 @@ def roll_check(
             with_label,
             target,
             dice,
+            roll_mode(request.mode, effects),
+            added,
         )
+        record = replace(record, effects=added or None, from_=changed_by)
         if character is None and request.who is not None:
             record = replace(record, sheet="none")
         return record, live
     # On a pool a `who=` naming nobody never gets here (`names_nothing` refuses it).
     assert isinstance(resolution, DicePool)
-    return roll_pool(
+    record, live = roll_pool(
         ruleset,
         resolution,
         request,
@@ -109,6 +118,37 @@ def roll_check(
         character,
         live,
         dice,
+        effects=added,
+    )
+    return replace(record, effects=added or None, from_=changed_by), live
+
+
+def _failed_unrolled(
+    resolution: Any,
+    skill: str,
+    dc: int,
+    difficulty: str | None,
+    who: str | None,
+    changed_by: tuple[str, ...],
+) -> CheckRecord:
+    """A save something fails without a roll: no dice thrown, a failure (as the Engine writes
+    it: `rolls="" dice="0d20" automatic="true"`)."""
+    sides = resolution.dice.sides if isinstance(resolution, DiceSum) else resolution.die.sides
+    return CheckRecord(
+        skill=skill,
+        dc=dc,
+        rolls=(),
+        used=0,
+        modifier=0,
+        total=0,
+        result="failure",
+        mode="normal",
+        resolution="sum" if isinstance(resolution, DiceSum) else "successes",
+        dice=f"0d{sides}",
+        who=who,
+        difficulty=difficulty,
+        from_=changed_by,
+        automatic=True,
     )
 
 
@@ -247,7 +287,6 @@ def _adjust(
 
 def _sum(
     resolution: DiceSum,
-    request: CheckRequest,
     skill: str,
     dc: int,
     difficulty: str | None,
@@ -258,13 +297,13 @@ def _sum(
     with_label: str | None,
     target: CheckTarget,
     dice: Dice,
+    leaned: str,
+    added: int,
 ) -> CheckRecord:
+    """`leaned` is the Game Master's mode= and the character's leans together; `added` what
+    their conditions, levels and items add."""
     count, sides = resolution.dice.count, resolution.dice.sides
-    mode = (
-        request.mode
-        if request.mode in ("advantage", "disadvantage") and resolution.advantage
-        else "normal"
-    )
+    mode = leaned if resolution.advantage else "normal"
     first = dice.roll(count, sides)
     rolls, kept = first, first
     if mode != "normal":
@@ -273,7 +312,7 @@ def _sum(
         better, worse = (first, second) if sum(first) >= sum(second) else (second, first)
         kept = better if mode == "advantage" else worse
     used = sum(kept)
-    modifier = number.value + penalty + adjust
+    modifier = number.value + penalty + adjust + added
     total = used + modifier
     result = "success" if total >= dc else "failure"
     rule = resolution.naturals.save if target.kind == "save" else resolution.naturals.check

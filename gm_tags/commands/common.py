@@ -39,7 +39,18 @@ OUTCOME_KEYS = frozenset(
 
 # What a check's receipt writes beyond the outcome keys every family has.
 CHECK_OUTCOME_KEYS = frozenset(
-    {"resolution", "dice", "pool", "used", "auto", "rerolled", "penalty", "sheet"}
+    {
+        "resolution",
+        "dice",
+        "pool",
+        "used",
+        "auto",
+        "rerolled",
+        "penalty",
+        "sheet",
+        # Which conditions, levels or items changed the check: the engine's to say.
+        "from",
+    }
 )
 
 _INTEGER = re.compile(r"[+-]?\d{1,9}")

@@ -48,7 +48,21 @@ def check_lines(ruleset: Ruleset) -> list[str]:
         "The engine rolls the dice and adds up the sheet: never write rolls, modifiers, totals or "
         "results yourself."
     )
+    if _conditions_change_checks(ruleset):
+        lines.append(
+            "A character's own conditions and the levels their tracks have reached change their "
+            'checks and saves by themselves: do not add them. A record\'s from="..." names what '
+            'changed it; automatic="true" is a save failed without a roll.'
+        )
     return lines
+
+
+def _conditions_change_checks(ruleset: Ruleset) -> bool:
+    combat = ruleset.definition.combat
+    if combat is None:
+        return False
+    sources = [*(combat.conditions or ()), *(combat.levels or ())]
+    return any(source.changes_checks for source in sources)
 
 
 def _pool_step(step: Any) -> str:

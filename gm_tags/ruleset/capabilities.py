@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import Problem, join_path
 from .document import RulesetFile
+from .effects import CHECK_LEANS
 from .resolution import DicePool
 from .sheet import EnumTableDerived, MultiplyDerived, NumberColumn, TextColumn, TextField
 
@@ -213,6 +214,42 @@ def _wide_lists(ruleset: RulesetFile) -> Iterator[Path]:
         yield from _if(len(sheet_list.columns) > 12, ("sheet", "lists", position, "columns"))
 
 
+def _condition_numbers(ruleset: RulesetFile) -> Iterator[Path]:
+    """Condition numbers and levels (1.45): a condition's `modifiers` or check leans, `levels`."""
+    combat = ruleset.combat
+    if combat is None:
+        return
+    for position, condition in enumerate(combat.conditions or []):
+        leans = any(effect in CHECK_LEANS for effect in condition.effects)
+        path = ("combat", "conditions", position)
+        yield from _if(condition.modifiers is not None, (*path, "modifiers"))
+        yield from _if(leans, (*path, "effects"))
+    yield from _if(combat.levels is not None, ("combat", "levels"))
+
+
+def _narrowed_effects(ruleset: RulesetFile) -> Iterator[Path]:
+    """What changes checks outside a fight (1.53): a condition's or level's `skills`, and a
+    modifier's own `skills`, `saves` and `mode`."""
+    combat = ruleset.combat
+    if combat is None:
+        return
+    for key in ("conditions", "levels"):
+        for position, source in enumerate(getattr(combat, key) or []):
+            path: Path = ("combat", key, position)
+            yield from _if(source.skills is not None, (*path, "skills"))
+            for at, modifier in enumerate(source.modifiers or ()):
+                for name in ("skills", "saves", "mode"):
+                    yield from _if(
+                        getattr(modifier, name) is not None, (*path, "modifiers", at, name)
+                    )
+
+
+def _derived_levels(ruleset: RulesetFile) -> Iterator[Path]:
+    combat = ruleset.combat
+    for position, level in enumerate(combat.levels or [] if combat else []):
+        yield from _if(level.derived is not None, ("combat", "levels", position, "derived"))
+
+
 def _present(key: str) -> Callable[[RulesetFile], Iterator[Path]]:
     """The top-level block `key` (its JSON name), when the file has it."""
     name = next(n for n, info in RulesetFile.model_fields.items() if (info.alias or n) == key)
@@ -291,9 +328,17 @@ FEATURES: tuple[Feature, ...] = (
     Feature("sections on abilities, skills and saves", 41, _sections_on_checks),
     Feature("untrained", 41, _untrained),
     Feature("live states, enumTable and a rest step naming a state", 42, _live_states),
+    Feature("condition numbers, check leans and levels", 45, _condition_numbers),
     Feature("items", 49, _present("items")),
     Feature("a catalog of items", 49, _item_catalogs),
     Feature("itemStat", 52, lambda r: _refs(r, {"itemStat"})),
+    Feature(
+        "effects that change checks while active, reached, worn or carried "
+        "(skills, a modifier's skills, saves and mode)",
+        53,
+        _narrowed_effects,
+    ),
+    Feature("a level off a derived value", 54, _derived_levels),
     Feature("a shared poolGroup rest step", 77, _shared_rests),
     Feature(
         "multiply",

@@ -83,26 +83,7 @@ class CombatChecks(Reporter):
             ):
                 if read is not None:
                     self.ref(read, (*path, key))
-        seen: dict[str, int] = {}
-        for position, rule in enumerate(combat.conditions or []):
-            path = (*at, "conditions", position, "condition")
-            if rule.condition in seen:
-                self.report(path, f"duplicate condition {rule.condition!r}")
-            seen.setdefault(rule.condition, position)
-            self.exists(index.conditions, rule.condition, path, "condition")
-            for save_position, save in enumerate(rule.fails_saves or []):
-                self.exists(
-                    index.saves,
-                    save,
-                    (*at, "conditions", position, "failsSaves", save_position),
-                    "save",
-                )
-        for position, level in enumerate(combat.levels or []):
-            path = (*at, "levels", position)
-            if level.track is not None:
-                self.exists(index.tracks, level.track, (*path, "track"), "live track")
-            if level.derived is not None:
-                self.exists(index.derived, level.derived, (*path, "derived"), "derived value")
+        # conditions and levels: checks_effects.py
         for position, limit in enumerate(combat.spend_limits or []):
             path = (*at, "spendLimits", position)
             self.exists(index.pools, limit.pool, (*path, "pool"), "live pool")

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length
+from .effects import CombatCondition, CombatLevel
 from .refs import ValueRef
 
 DamageType = Annotated[str, length(40), PROMPT_SAFE]
@@ -117,54 +118,6 @@ class AbilitySource(Carried):
     save_difficulty: ValueRef | None = None
 
 
-ConditionEffect = Literal[
-    "own-attacks-advantage",
-    "own-attacks-disadvantage",
-    "attacks-against-advantage",
-    "attacks-against-disadvantage",
-    "attacks-against-adjacent-advantage",
-    "attacks-against-far-disadvantage",
-    "attacks-from-adjacent-critical",
-    "cannot-act",
-    "cannot-react",
-    "speed-zero",
-    "half-move-to-stand",
-    "ends-on-damage",
-    "own-saves-advantage",
-    "own-saves-disadvantage",
-    "resist-all",
-    "cannot-target-source",
-    "cannot-approach-source",
-]
-
-
-class Modifier(Strict):
-    to: Literal["attacks", "defense", "checks", "saves", "speed", "damage", "initiative"]
-    flat: int | None = None
-    times: float | None = None
-    skills: list[SheetId] | None = None
-
-
-class ConditionRule(Carried):
-    condition: SheetId
-    effects: Annotated[list[ConditionEffect], Field(max_length=12)] = []
-    modifiers: Annotated[list[Modifier], Field(max_length=12)] = []
-    fails_saves: list[SheetId] | None = None
-
-
-class LevelRule(Strict):
-    track: SheetId | None = None
-    derived: SheetId | None = None
-    at: int
-    modifiers: Annotated[list[Modifier], Field(min_length=1, max_length=12)]
-
-    @model_validator(mode="after")
-    def _one_source(self) -> LevelRule:
-        if (self.track is None) == (self.derived is None):
-            raise ValueError("a level names exactly one of: track, derived")
-        return self
-
-
 class SpendLimit(Strict):
     pool: SheetId
     max: ValueRef
@@ -201,8 +154,8 @@ class Combat(Strict):
     damage_kinds: DamageKinds | None = None
     attacks: Annotated[list[AttackSource], Field(max_length=8)] | None = None
     abilities: Annotated[list[AbilitySource], Field(max_length=8)] | None = None
-    conditions: Annotated[list[ConditionRule], Field(max_length=80)] | None = None
-    levels: Annotated[list[LevelRule], Field(max_length=24)] | None = None
+    conditions: Annotated[list[CombatCondition], Field(max_length=80)] | None = None
+    levels: Annotated[list[CombatLevel], Field(max_length=60)] | None = None
     spend_limits: Annotated[list[SpendLimit], Field(max_length=12)] | None = None
     threat: Threat | None = None
     # Read by parts of a fight gm-tags does not run yet: checked for shape only, carried.

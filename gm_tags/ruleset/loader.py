@@ -20,6 +20,7 @@ from .capabilities import gate
 from .checks import SheetChecks
 from .checks_blocks import BlockChecks
 from .checks_combat import CombatChecks
+from .checks_effects import EffectChecks
 from .checks_items import ItemChecks
 from .checks_layers import LayerChecks
 from .document import RulesetFile
@@ -156,7 +157,7 @@ def _cross_checks(
 ) -> list[Problem]:
     """What pydantic cannot check: ids that exist, live reads, hideWhen values, capability gates."""
     problems: list[Problem] = []
-    for checks in (SheetChecks, BlockChecks, ItemChecks, CombatChecks, LayerChecks):
+    for checks in (SheetChecks, BlockChecks, ItemChecks, CombatChecks, EffectChecks, LayerChecks):
         reporter = checks(definition, index)
         reporter.run()
         problems.extend(reporter.problems)
