@@ -252,7 +252,7 @@ def test_numbers_from_sources_add_up_on_a_sum() -> None:
                 "condition": "frightened",
                 "modifiers": [{"to": "checks", "dice": "1d4", "minus": True}],
             },
-        ]
+        ],
     }
     game = Game.new(load_ruleset(data), {"Mira": {}}, player="Mira")
     game = with_conditions(game, "prone", "frightened")
