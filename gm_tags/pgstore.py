@@ -26,14 +26,20 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .store import (
+    FIND_SHOWN_SQL,
     MIGRATIONS,
+    REPLY_NARRATIONS_SQL,
+    SHOWN_HITS,
+    SHOWN_VERSION,
     ChatExistsError,
+    Shown,
     StaleChatError,
     StoreBusyError,
     StoredChat,
     StoredMessage,
     StoreError,
     UnknownChatError,
+    shown_rows,
 )
 
 POOL_SIZE = 8
@@ -104,6 +110,9 @@ class PgStore:
                 for statement in script.split(";"):
                     if statement.strip():
                         db.execute(statement.encode())
+            if version < SHOWN_VERSION <= len(MIGRATIONS):
+                rows = db.execute(REPLY_NARRATIONS_SQL.encode()).fetchall()
+                _insert_shown(db, shown_rows(rows))
             if row is None:
                 db.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
             else:
@@ -190,11 +199,12 @@ class PgStore:
             if bumped is None:
                 raise StaleChatError(f"chat {chat_id!r} changed since it was read")
             if kept:
-                db.execute(
-                    "DELETE FROM swipes WHERE chat_id = %s AND "
-                    "(position > %s OR (position = %s AND swipe >= %s))",
-                    (chat_id, first, first, kept),
-                )
+                for table in ("swipes", "shown"):
+                    db.execute(
+                        f"DELETE FROM {table} WHERE chat_id = %s AND "  # a fixed name
+                        "(position > %s OR (position = %s AND swipe >= %s))".encode(),
+                        (chat_id, first, first, kept),
+                    )
                 db.execute(
                     "DELETE FROM messages WHERE chat_id = %s AND position > %s", (chat_id, first)
                 )
@@ -203,15 +213,14 @@ class PgStore:
                     "UPDATE messages SET selected = %s WHERE chat_id = %s AND position = %s",
                     (head.selected, chat_id, first),
                 )
-                _insert_swipes(db, chat_id, first, head.swipes[kept:], kept)
+                _insert_swipes(db, chat_id, first, head, kept)
                 _insert_messages(db, chat_id, first + 1, rest)
             else:
-                db.execute(
-                    "DELETE FROM swipes WHERE chat_id = %s AND position >= %s", (chat_id, first)
-                )
-                db.execute(
-                    "DELETE FROM messages WHERE chat_id = %s AND position >= %s", (chat_id, first)
-                )
+                for table in ("swipes", "shown", "messages"):
+                    db.execute(
+                        f"DELETE FROM {table} WHERE chat_id = %s AND position >= %s".encode(),
+                        (chat_id, first),
+                    )
                 _insert_messages(db, chat_id, first, messages)
             return int(bumped[0])
 
@@ -224,7 +233,7 @@ class PgStore:
                         "SELECT revision FROM chats WHERE chat_id = %s FOR UPDATE", (chat_id,)
                     ).fetchone()
                     revision = max(revision, int(held[0]) + 1) if held else revision
-                    for table in ("swipes", "messages", "chats"):
+                    for table in ("shown", "swipes", "messages", "chats"):
                         db.execute(
                             f"DELETE FROM {table} WHERE chat_id = %s".encode(),  # a fixed name
                             (chat_id,),
@@ -265,12 +274,22 @@ class PgStore:
 
     def delete(self, chat_id: str) -> None:
         with self._transaction() as db:
-            for table in ("swipes", "messages", "chats"):
+            for table in ("shown", "swipes", "messages", "chats"):
                 db.execute(f"DELETE FROM {table} WHERE chat_id = %s".encode(), (chat_id,))
 
     def chat_ids(self) -> list[str]:
         with self._transaction() as db:
             return [row[0] for row in db.execute("SELECT chat_id FROM chats ORDER BY chat_id")]
+
+    def line_ids(self, key: str) -> list[str]:
+        with self._transaction() as db:
+            rows = db.execute(_LINE_IDS_BYTEWISE, (key, key + ":", key + ";")).fetchall()
+        return [row[0] for row in rows]
+
+    def find_shown(self, digest: str) -> list[Shown]:
+        with self._transaction() as db:
+            rows = db.execute(_pg(FIND_SHOWN_SQL), (digest, SHOWN_HITS)).fetchall()
+        return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
 
 
 def _insert_messages(
@@ -282,16 +301,20 @@ def _insert_messages(
             "INSERT INTO messages VALUES (%s, %s, %s, %s)",
             (chat_id, position, message.role, message.selected),
         )
-        _insert_swipes(db, chat_id, position, message.swipes, 0)
+        _insert_swipes(db, chat_id, position, message, 0)
 
 
 def _insert_swipes(
     db: psycopg.Cursor[Any],
     chat_id: str,
     position: int,
-    swipes: Sequence[dict[str, Any]],
+    message: StoredMessage,
     first: int,
 ) -> None:
+    swipes = message.swipes[first:]
+    if message.role == "reply":
+        shown = [(chat_id, position, first + n, s["narration"]) for n, s in enumerate(swipes)]
+        _insert_shown(db, shown_rows(shown))
     rows = [
         (
             chat_id,
@@ -307,6 +330,23 @@ def _insert_swipes(
     ]
     if rows:
         db.executemany("INSERT INTO swipes VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+
+
+def _insert_shown(db: psycopg.Cursor[Any], rows: Sequence[tuple[str, str, int, int]]) -> None:
+    if rows:
+        db.executemany("INSERT INTO shown VALUES (%s, %s, %s, %s)", rows)
+
+
+# The range of `key:...` ids compared byte by byte, whatever the database's collation.
+_LINE_IDS_BYTEWISE = (
+    b'SELECT chat_id FROM chats WHERE chat_id = %s OR (chat_id COLLATE "C" > %s '
+    b'AND chat_id COLLATE "C" < %s)'
+)
+
+
+def _pg(statement: str) -> bytes:
+    """A statement of the SQLite store's with PostgreSQL's placeholders."""
+    return statement.replace("?", "%s").encode()
 
 
 def _json(value: Any) -> str:

@@ -10,10 +10,11 @@ in one transaction, so a crash leaves the last committed step whole and no step 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,42 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE chats ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     """,
+    # Each stored reply's shown text (its narration, white space aside) by digest, so the proxy
+    # finds the chat a client's window belongs to by looking its replies up, not by reading
+    # every chat. Written with the swipes; filled for the replies stored before (`shown_rows`).
+    """
+    CREATE TABLE shown (
+        digest TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        swipe INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, position, swipe)
+    );
+    CREATE INDEX shown_by_digest ON shown (digest);
+    """,
 )
+# The schema version that added the `shown` table: a store migrated past it from below has its
+# replies' digests filled in the same transaction.
+SHOWN_VERSION = 4
+# At most this many stored replies answer one digest (the newest): a text many chats share (a
+# front-end's greeting) cannot make a lookup read them all.
+SHOWN_HITS = 8
+
+
+def shown_digest(text: str) -> str:
+    """The digest a reply's shown text is found by: its characters without any white space
+    (front-ends trim, re-wrap and join with a space of their own)."""
+    bare = "".join(text.split())
+    return hashlib.sha256(bare.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Where a stored reply's swipe is: a chat, a message position and a swipe."""
+
+    chat_id: str
+    position: int
+    swipe: int
 
 
 class UnknownChatError(GmTagsError, LookupError):
@@ -141,6 +177,10 @@ class Store(Protocol):
     ) -> int: ...
 
     def chat_ids(self) -> list[str]: ...
+
+    def line_ids(self, key: str) -> list[str]: ...
+
+    def find_shown(self, digest: str) -> list[Shown]: ...
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
 
@@ -247,6 +287,9 @@ class SqliteStore:
                         f"{self.path}: migrating to store schema {number} failed ({error}); "
                         "nothing was changed"
                     ) from None
+            if version < SHOWN_VERSION <= len(MIGRATIONS):
+                rows = db.execute(REPLY_NARRATIONS_SQL).fetchall()
+                db.executemany("INSERT INTO shown VALUES (?, ?, ?, ?)", shown_rows(rows))
             if row is None:
                 db.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS),))
             else:
@@ -365,22 +408,23 @@ class SqliteStore:
         kept: int,
     ) -> None:
         if kept:
-            db.execute(
-                "DELETE FROM swipes WHERE chat_id = ? AND "
-                "(position > ? OR (position = ? AND swipe >= ?))",
-                (chat_id, first, first, kept),
-            )
+            for table in ("swipes", "shown"):
+                db.execute(
+                    f"DELETE FROM {table} WHERE chat_id = ? AND "  # a fixed name
+                    "(position > ? OR (position = ? AND swipe >= ?))",
+                    (chat_id, first, first, kept),
+                )
             db.execute("DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first))
             head, *rest = messages
             db.execute(
                 "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
                 (head.selected, chat_id, first),
             )
-            self._insert_swipes(db, chat_id, first, head.swipes[kept:], kept)
+            self._insert_swipes(db, chat_id, first, head, kept)
             self._insert_messages(db, chat_id, first + 1, rest)
             return
-        db.execute("DELETE FROM swipes WHERE chat_id = ? AND position >= ?", (chat_id, first))
-        db.execute("DELETE FROM messages WHERE chat_id = ? AND position >= ?", (chat_id, first))
+        for table in ("swipes", "shown", "messages"):
+            db.execute(f"DELETE FROM {table} WHERE chat_id = ? AND position >= ?", (chat_id, first))
         self._insert_messages(db, chat_id, first, messages)
 
     def _insert_messages(
@@ -396,16 +440,20 @@ class SqliteStore:
                 "INSERT INTO messages VALUES (?, ?, ?, ?)",
                 (chat_id, position, message.role, message.selected),
             )
-            self._insert_swipes(db, chat_id, position, message.swipes, 0)
+            self._insert_swipes(db, chat_id, position, message, 0)
 
     def _insert_swipes(
         self,
         db: sqlite3.Connection,
         chat_id: str,
         position: int,
-        swipes: Sequence[dict[str, Any]],
+        message: StoredMessage,
         first: int,
     ) -> None:
+        swipes = message.swipes[first:]
+        if message.role == "reply":
+            rows = [(chat_id, position, first + n, s["narration"]) for n, s in enumerate(swipes)]
+            db.executemany("INSERT INTO shown VALUES (?, ?, ?, ?)", shown_rows(rows))
         for number, swipe in enumerate(swipes, start=first):
             db.execute(
                 "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -433,7 +481,7 @@ class SqliteStore:
                         "SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)
                     ).fetchone()
                     revision = max(revision, int(held[0]) + 1) if held else revision
-                    for table in ("swipes", "messages", "chats"):
+                    for table in ("shown", "swipes", "messages", "chats"):
                         db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
                 row = (
                     chat_id,
@@ -483,7 +531,7 @@ class SqliteStore:
     def delete(self, chat_id: str) -> None:
         """Forget a chat and all its messages, in one transaction."""
         with self._transaction() as db:
-            for table in ("swipes", "messages", "chats"):
+            for table in ("shown", "swipes", "messages", "chats"):
                 db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
 
     def chat_ids(self) -> list[str]:
@@ -491,6 +539,40 @@ class SqliteStore:
             return [
                 r[0] for r in self._connection.execute("SELECT chat_id FROM chats ORDER BY chat_id")
             ]
+
+    def line_ids(self, key: str) -> list[str]:
+        """The ids `key` and `key:...` (a chat's lines), read by a range of the primary key."""
+        with self._lock, self._errors_said():
+            rows = self._connection.execute(LINE_IDS_SQL, (key, key + ":", key + ";")).fetchall()
+        return [row[0] for row in rows]
+
+    def find_shown(self, digest: str) -> list[Shown]:
+        """The stored replies whose shown text has this digest (`shown_digest`), furthest into
+        their chats first, at most `SHOWN_HITS`."""
+        with self._lock, self._errors_said():
+            rows = self._connection.execute(FIND_SHOWN_SQL, (digest, SHOWN_HITS)).fetchall()
+        return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
+
+
+REPLY_NARRATIONS_SQL = (
+    "SELECT s.chat_id, s.position, s.swipe, s.narration FROM swipes s JOIN messages m "
+    "ON m.chat_id = s.chat_id AND m.position = s.position WHERE m.role = 'reply'"
+)
+LINE_IDS_SQL = "SELECT chat_id FROM chats WHERE chat_id = ? OR (chat_id > ? AND chat_id < ?)"
+FIND_SHOWN_SQL = (
+    "SELECT chat_id, position, swipe FROM shown WHERE digest = ? "
+    "ORDER BY position DESC, chat_id DESC, swipe DESC LIMIT ?"
+)
+
+
+def shown_rows(
+    rows: Iterable[tuple[str, int, int, str]],
+) -> list[tuple[str, str, int, int]]:
+    """`shown` rows for stored replies given as (chat, position, swipe, narration)."""
+    return [
+        (shown_digest(narration), chat_id, position, swipe)
+        for chat_id, position, swipe, narration in rows
+    ]
 
 
 def _check_before_opening(path: str) -> None:

@@ -1,0 +1,62 @@
+"""The store's index of shown replies, the same on both back-ends: every stored reply's swipe is
+found by the digest of its narration (white space aside), the index follows every write
+(reply, regenerate, a tail written again, a chat replaced or deleted), a store from before the
+index has it filled when it is migrated, and a chat's lines are read by id range."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from gm_tags.history import Chat
+from gm_tags.storage import open_store
+from gm_tags.store import SHOWN_VERSION, Chats, Shown, SqliteStore, Store, shown_digest
+from tests.history.test_store_backends import CREW, db, played, start, store
+
+__all__ = ["db", "store"]  # the back-end fixtures, used by name
+
+
+def found(store: Store, narration: str) -> set[Shown]:
+    return set(store.find_shown(shown_digest(narration)))
+
+
+def test_every_stored_reply_is_found_by_its_shown_text_and_the_index_follows_each_write(
+    store: Store,
+) -> None:
+    chats = Chats(store)
+    chat = played(chats)
+    assert found(store, "The plan moves, 1.") == {Shown("c", 1, 0)}
+    assert found(store, "  The plan   moves,\n3. ") == {Shown("c", 1, 1)}
+    assert found(store, "The planmoves,2.") == {Shown("c", 3, 0)}
+    assert found(store, "Go.") == set()  # a user message is no reply the proxy gave out
+    shorter = chat.delete_last().delete_last()
+    chats.save("c", chat, shorter)
+    assert found(store, "The plan moves, 2.") == set()
+    chats.put("c", CREW, Chat(start()), replace=True)
+    assert found(store, "The plan moves, 1.") == set()
+    chats.put("d", CREW, chat, replace=False)
+    assert found(store, "The plan moves, 2.") == {Shown("d", 3, 0)}
+    store.delete("d")
+    assert found(store, "The plan moves, 2.") == set()
+
+
+def test_a_chats_lines_are_read_by_their_ids_alone(store: Store) -> None:
+    chats = Chats(store)
+    for chat_id in ("k", "k:2", "k:10", "kx", "k-", "j", "k:2:3"):
+        chats.create(chat_id, CREW, start())
+    assert sorted(store.line_ids("k")) == ["k", "k:10", "k:2", "k:2:3"]
+
+
+def test_a_store_from_before_the_index_has_it_filled_when_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    old = SqliteStore(path)
+    played(Chats(old))
+    old.close()
+    with sqlite3.connect(path) as raw:  # the store as schema 3 left it: no index
+        raw.execute("DROP TABLE shown")
+        raw.execute("UPDATE schema_version SET version = ?", (SHOWN_VERSION - 1,))
+    raw.close()
+    migrated = open_store(str(path))
+    assert found(migrated, "The plan moves, 3.") == {Shown("c", 1, 1)}
+    assert found(migrated, "The plan moves, 2.") == {Shown("c", 3, 0)}
+    migrated.close()
