@@ -378,6 +378,8 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
         upstream_key_env=args.upstream_key_env,
         timeout=args.timeout,
         budget=args.prompt_budget,
+        max_reply=args.max_reply,
+        show_outcomes=args.show_outcomes,
     )
     return _run_server(app, args)
 
@@ -568,6 +570,18 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         metavar="TOKENS",
         help="cut the rules reference in the system section to this many tokens",
+    )
+    proxy.add_argument(
+        "--max-reply",
+        type=int,
+        default=100_000,
+        metavar="CHARS",
+        help="cut a reply longer than this many characters, keeping it as shown (100000)",
+    )
+    proxy.add_argument(
+        "--show-outcomes",
+        action="store_true",
+        help="add a line of what the engine did to the narration the client gets",
     )
     proxy.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     proxy.set_defaults(run=_reporting_input_errors(_proxy))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -30,20 +29,25 @@ from ..ruleset import load_ruleset
 from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
 from ..storage import open_store
-from ..stream import ReplyStream
-from .chats import Landed, ProxyChats
+from .chats import ProxyChats, not_stored
 from .messages import upstream_messages
-from .transcript import Plan, Said, chat_key, conversation
+from .relay import PendingTurn, completed, events, relayed
+from .requests import Refused, checked, read_body
+from .transcript import conversation, impersonating
 from .upstream import upstream_client
 
 CHAT_HEADER = "x-gm-chat"
+# The longest reply kept, in characters (`--max-reply`): an upstream that never ends is cut here.
+MAX_REPLY = 100_000
 # Headers of the client's request the upstream gets as they are.
 _FORWARDED = ("authorization", "openai-organization", "openai-project")
 
 
-def error(status: int, message: str, kind: str, code: str | None = None) -> JSONResponse:
+def error(
+    status: int, message: str, kind: str, param: str | None = None, code: str | None = None
+) -> JSONResponse:
     """An error as OpenAI-compatible clients read it."""
-    body = {"error": {"message": message, "type": kind, "param": None, "code": code}}
+    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
     return JSONResponse(body, status_code=status)
 
 
@@ -56,11 +60,15 @@ def create_proxy_app(
     upstream_key_env: str | None = None,
     timeout: float = 600.0,
     budget: int | None = None,
+    max_reply: int = MAX_REPLY,
+    show_outcomes: bool = False,
 ) -> Starlette:
     """The proxy to `upstream` (a base URL or `replay:SESSION.jsonl`) for chats under `ruleset`,
     kept in the store at `db`; a new chat starts from `game` (a game document) or the ruleset's
     defaults. `upstream_key_env` names an environment variable whose key replaces the client's
-    `Authorization`. `budget` cuts the rules reference to that many tokens."""
+    `Authorization`. `budget` cuts the rules reference to that many tokens; `max_reply` cuts a
+    reply that runs longer (in characters); `show_outcomes` adds a line of what the engine did
+    to the narration (`gm_tags.proxy.outcomes`)."""
     loaded = load_ruleset(ruleset)
     start = Game.new(loaded)
     if game is not None:
@@ -88,50 +96,50 @@ def create_proxy_app(
 
     async def completions(request: Request) -> Response:
         try:
-            body = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return error(400, "the request body is not JSON", "invalid_request_error")
-        messages = body.get("messages") if isinstance(body, dict) else None
-        if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
-            return error(400, "messages must be a list of messages", "invalid_request_error")
-        if body.get("n", 1) != 1:
-            return error(
-                400, "gm-tags applies one reply a turn: n must be 1", "invalid_request_error"
-            )
+            body = checked(await read_body(request))
+        except Refused as refused:
+            return error(refused.status, refused.message, "invalid_request_error", refused.param)
+        messages = body["messages"]
         said = conversation(messages)
+        stream = bool(body.get("stream"))
+        headers = headers_for(request)
+        if not said:
+            why = "the request holds no user or assistant message: passed on as it is"
+            return await _passed_on(client, body, headers, not_stored("none", why))
+        if impersonating(messages):
+            why = "the model writes the player's next line (impersonate): nothing is applied"
+            return await _passed_on(client, body, headers, not_stored("impersonate", why))
         named = request.headers.get(CHAT_HEADER) or body.get("user")
-        chat = chat_key(named if isinstance(named, str) else None, said)
-        plan = await anyio.to_thread.run_sync(chats.plan, chat, said)
+        named = named if isinstance(named, str) else None
+        plan = await anyio.to_thread.run_sync(chats.plan, named, said)
+        choices = body.get("n") or 1
+        if choices > 1 and plan.action == "continue":
+            return error(
+                400, "a continue takes one reply: n must be 1", "invalid_request_error", "n"
+            )
         forwarded = {**body, "messages": upstream_messages(messages, plan.game, budget)}
-        turn = _Turn(chats, chat, said, plan)
-        outgoing = client.build_request(
-            "POST", "chat/completions", json=forwarded, headers=headers_for(request)
-        )
+        turn = PendingTurn(chats, named, said, plan, choices=choices, show_outcomes=show_outcomes)
+        outgoing = client.build_request("POST", "chat/completions", json=forwarded, headers=headers)
         try:
-            answer = await client.send(outgoing, stream=bool(body.get("stream")))
+            answer = await client.send(outgoing, stream=stream)
         except httpx2.HTTPError as failure:
             return _failed(failure)
         if answer.status_code >= 400:
             await answer.aread()
             await answer.aclose()
             return _passed(answer)
-        if body.get("stream"):
+        if stream:
             return StreamingResponse(
-                _events(answer, turn), media_type="text/event-stream", headers=_NO_BUFFERING
+                events(answer, turn, max_reply),
+                media_type="text/event-stream",
+                headers=_NO_BUFFERING,
             )
         try:
-            completion = answer.json()
-            content = completion["choices"][0]["message"].get("content")
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            completion = completed(answer.json(), turn, max_reply)
+        except ValueError:
+            completion = None
+        if completion is None:
             return error(502, "the upstream answered with no completion", "upstream_error")
-        if not isinstance(content, str):  # a refusal or a tool call: no reply to apply
-            return JSONResponse(completion)
-        stream = plan.game.stream(continues=plan.action == "continue")
-        stream.feed(content)
-        _, finished = stream.finish()
-        landed = await anyio.to_thread.run_sync(turn.land, content, stream, False)
-        completion["choices"][0]["message"]["content"] = finished.narration
-        completion["gm_tags"] = landed.summary()
         return JSONResponse(completion)
 
     async def health(_: Request) -> Response:
@@ -158,77 +166,6 @@ def create_proxy_app(
 _NO_BUFFERING = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
-class _Turn:
-    """One request's turn: written once, whether the reply finished or was cut off."""
-
-    def __init__(self, chats: ProxyChats, key: str, said: list[Said], plan: Plan) -> None:
-        self.chats, self.key, self.said, self.plan = chats, key, said, plan
-        self._lock = threading.Lock()
-        self.landed: Landed | None = None
-
-    def land(self, text: str, stream: ReplyStream[Game], stopped: bool) -> Landed:
-        with self._lock:
-            if self.landed is None:
-                turn = stream.stop() if stopped else stream.finish()[1]
-                self.landed = self.chats.land(self.key, self.said, self.plan, stream.text, turn)
-            return self.landed
-
-
-async def _events(answer: httpx2.Response, turn: _Turn) -> AsyncIterator[str]:
-    """The upstream's stream with narration for content, then a last chunk with the rest of the
-    narration and `gm_tags`, the turn written, then `[DONE]`. A reply the client stops reading
-    is written as far as it was given out; one the upstream breaks off changes nothing."""
-    stream = turn.plan.game.stream(continues=turn.plan.action == "continue")
-    last: dict[str, Any] = {}
-    finish: str | None = None
-    ended = False
-    try:
-        async for line in answer.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
-                break
-            chunk = _chunk(data)
-            if chunk is None or "error" in chunk:
-                ended = True
-                yield _sse(chunk or _broken("the upstream sent a chunk that is not JSON"))
-                return
-            choices = chunk.get("choices")
-            if not choices:
-                yield _sse(chunk)  # usage and other chunks without choices pass as they are
-                continue
-            last = chunk
-            choice = choices[0]
-            delta = dict(choice.get("delta") or {})
-            content = delta.pop("content", None)
-            finish = choice.get("finish_reason") or finish
-            shown = stream.feed(content) if isinstance(content, str) else ""
-            if shown:
-                delta["content"] = shown
-            if delta:
-                yield _sse(_with_delta(chunk, delta, None))
-        else:
-            ended = True
-            yield _sse(_broken("the upstream stream ended without [DONE]"))
-            return
-        rest, _ = stream.finish()
-        landed = await anyio.to_thread.run_sync(turn.land, stream.text, stream, False)
-        final = _with_delta(last, {"content": rest} if rest else {}, finish or "stop")
-        final["gm_tags"] = landed.summary()
-        yield _sse(final)
-        yield "data: [DONE]\n\n"
-        ended = True
-    except httpx2.HTTPError as failure:
-        ended = True
-        yield _sse(_broken(f"the upstream failed mid-stream: {type(failure).__name__}"))
-    finally:
-        if not ended and stream.text:
-            turn.land(stream.text, stream, True)  # the client went away: keep what it saw
-        with anyio.CancelScope(shield=True):
-            await answer.aclose()
-
-
 def _document(path: Path) -> dict[str, Any]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -241,27 +178,32 @@ def _document(path: Path) -> dict[str, Any]:
     return document
 
 
-def _chunk(data: str) -> dict[str, Any] | None:
+async def _passed_on(
+    client: httpx2.AsyncClient,
+    body: dict[str, Any],
+    headers: dict[str, str],
+    summary: dict[str, Any],
+) -> Response:
+    """A request the proxy takes no turn from, sent on as it is; the answer comes back as it
+    is, with `summary` as `gm_tags`."""
+    stream = bool(body.get("stream"))
+    outgoing = client.build_request("POST", "chat/completions", json=body, headers=headers)
     try:
-        chunk = json.loads(data)
-    except json.JSONDecodeError:
-        return None
-    return chunk if isinstance(chunk, dict) else None
-
-
-def _with_delta(
-    chunk: Mapping[str, Any], delta: dict[str, Any], finish: str | None
-) -> dict[str, Any]:
-    choice = {"index": 0, "delta": delta, "finish_reason": finish}
-    return {**chunk, "choices": [choice]}
-
-
-def _broken(message: str) -> dict[str, Any]:
-    return {"error": {"message": message, "type": "upstream_error", "param": None, "code": None}}
-
-
-def _sse(chunk: Mapping[str, Any]) -> str:
-    return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        answer = await client.send(outgoing, stream=stream)
+    except httpx2.HTTPError as failure:
+        return _failed(failure)
+    if answer.status_code >= 400 or not stream:
+        await answer.aread()
+        await answer.aclose()
+        passed = _passed(answer)
+        if answer.status_code < 400 and isinstance(passed, JSONResponse):
+            completion = json.loads(bytes(passed.body))
+            if isinstance(completion, dict):
+                return JSONResponse({**completion, "gm_tags": summary})
+        return passed
+    return StreamingResponse(
+        relayed(answer, summary), media_type="text/event-stream", headers=_NO_BUFFERING
+    )
 
 
 def _passed(answer: httpx2.Response) -> Response:
@@ -281,5 +223,5 @@ def _passed(answer: httpx2.Response) -> Response:
 
 def _failed(failure: httpx2.HTTPError) -> Response:
     if isinstance(failure, httpx2.TimeoutException):
-        return error(504, "the upstream did not answer in time", "timeout", "upstream_timeout")
+        return error(504, "the upstream did not answer in time", "timeout", code="upstream_timeout")
     return error(502, f"the upstream cannot be reached: {failure}", "upstream_error")

@@ -1,8 +1,13 @@
-"""The chats the proxy keeps: a key's lines read from the store, a request's step planned
-against them (`transcript.plan_step`), and the finished turn written back.
+"""The chats the proxy keeps: the lines a request may continue found in the store, its step
+planned against them (`plan.plan_step`), and the finished turn written back.
+
+Every lookup goes through `ProxyChats.lines`, which reads the candidate lines: by the name the
+request gives (`X-GM-Chat`, `user`), by its opening message, and by the store's index of shown
+replies (the request's latest assistant messages, looked up by digest: a window that slid past
+the opening lands on the same line). No request lists or reads every chat.
 
 A turn is planned when the request arrives (its snapshot is what the model's prompt shows) and
-planned again when it is written, under the key's lock: when another request on the same chat
+planned again when it is written, under the line's lock: when another request on the same chat
 landed in between, the reply is applied to the snapshot the history says then, so no two turns
 ever build on one snapshot and none is lost.
 """
@@ -10,7 +15,7 @@ ever build on one snapshot and none is lost.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,34 +23,60 @@ from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
 from ..service.chats import RETRIES, ServedChats
-from ..store import ChatExistsError, StaleChatError
-from .transcript import Plan, Said, line_ids, plan_step
+from ..store import ChatExistsError, StaleChatError, UnknownChatError, shown_digest
+from .plan import Plan, plan_step
+from .transcript import Said, chat_key, key_of, line_ids, line_number
 
 STRIPES = 64
+# How many of a request's latest assistant messages are looked up in the index, and how many
+# lines are read for one request at most (the anchored ones first).
+ANCHORS = 6
+LINES_READ = 16
 
 
 @dataclass(frozen=True)
 class Landed:
-    """A turn written: the line, the chat after it, and the turn."""
+    """A turn written: the line, the chat after it, and each choice's turn (one unless the
+    request asked for `n` > 1)."""
 
     plan: Plan
     chat: Chat
-    turn: Turn[Game]
+    turns: tuple[Turn[Game], ...]
+    first: int  # the swipe of the first choice
 
     def summary(self, *, stopped: bool = False) -> dict[str, Any]:
         """What the proxy adds to a response as `gm_tags`."""
         last = self.chat.messages[-1]
-        return {
+        turn = self.turns[0]
+        said: dict[str, Any] = {
             "chat": self.plan.line,
             "action": self.plan.action,
             "message": len(self.chat.messages) - 1,
             "swipe": last.selected,
             "swipes": len(last.swipes),
-            "reply": self.turn.reply,
-            "narration": self.turn.narration,
-            "receipts": [receipt.to_dict() for receipt in self.turn.receipts],
+            "reply": turn.reply,
+            "narration": turn.narration,
+            "receipts": [receipt.to_dict() for receipt in turn.receipts],
             "stopped": stopped,
+            "stored": True,
         }
+        if len(self.turns) > 1:
+            said["choices"] = [
+                {
+                    "index": index,
+                    "swipe": self.first + index,
+                    "reply": one.reply,
+                    "narration": one.narration,
+                    "receipts": [receipt.to_dict() for receipt in one.receipts],
+                }
+                for index, one in enumerate(self.turns)
+            ]
+        return said
+
+
+def not_stored(action: str, why: str) -> dict[str, Any]:
+    """`gm_tags` for a request the proxy passed on without a turn."""
+    return {"action": action, "stored": False, "why": why}
 
 
 class ProxyChats:
@@ -58,26 +89,59 @@ class ProxyChats:
     def _lock(self, key: str) -> threading.Lock:
         return self._stripes[hash(key) % STRIPES]
 
-    def _lines(self, key: str) -> list[tuple[str, Chat]]:
-        return [(line, self.served.read(line)) for line in line_ids(key, self.served.chat_ids())]
+    def lines(self, candidates: Iterable[str]) -> list[tuple[str, Chat]]:
+        """The candidate lines as stored, in the order their chats' lines were started: every
+        lookup of a chat comes through here (one place to narrow whose chats a request may
+        see)."""
+        read = []
+        for line in sorted(set(candidates), key=lambda one: (key_of(one), line_number(one))):
+            try:
+                read.append((line, self.served.read(line)))
+            except UnknownChatError:
+                continue  # deleted since it was found
+        return read
 
-    def plan(self, key: str, said: list[Said]) -> Plan:
-        with self._lock(key):
-            return plan_step(key, self._lines(key), said, self._start)
+    def _line_ids(self, key: str) -> list[str]:
+        return line_ids(key, self.served.chats.store.line_ids(key))
+
+    def _found(
+        self, named: str | None, said: Sequence[Said]
+    ) -> tuple[str, list[tuple[str, Chat]], list[tuple[str, int, int]]]:
+        """The request's key, the lines it may continue and the anchors the index found."""
+        key = chat_key(named, said)
+        store = self.served.chats.store
+        anchors: list[tuple[str, int, int]] = []
+        replies = [at for at, one in enumerate(said) if one.role == "assistant"]
+        for index in reversed(replies[-ANCHORS:]):
+            for hit in store.find_shown(shown_digest(said[index].text)):
+                if named is None or key_of(hit.chat_id) == key:
+                    anchors.append((hit.chat_id, index, hit.position))
+        candidates = list(dict.fromkeys([line for line, _, _ in anchors]))[:LINES_READ]
+        candidates += self._line_ids(key)[: max(0, LINES_READ - len(candidates))]
+        return key, self.lines(candidates), anchors
+
+    def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
+        key, lines, anchors = self._found(named, said)
+        return plan_step(key, lines, said, self._start, anchors, self._line_ids)
 
     def land(
-        self, key: str, said: list[Said], planned: Plan, text: str, turn: Turn[Game]
+        self,
+        named: str | None,
+        said: Sequence[Said],
+        planned: Plan,
+        replies: Sequence[tuple[str, Turn[Game]]],
     ) -> Landed:
-        """Write `text` (its `turn` worked out on `planned`'s snapshot) as the request's step,
-        planned again on the lines as they stand (another worker may have written to them)."""
-        with self._lock(key):
+        """Write the replies (each text with its turn worked out on `planned`'s snapshot) as
+        the request's step, planned again on the lines as they stand (another worker may have
+        written to them). The first reply is the step; the others, more swipes of it."""
+        with self._lock(key_of(planned.line)):
             for attempt in range(RETRIES + 1):
-                plan = plan_step(key, self._lines(key), said, self._start)
+                plan = self.plan(named, said)
                 same = plan.action == planned.action and (
                     plan.game.to_document() == planned.game.to_document()
                 )
-                landed_turn = turn if same else _again(plan, text)
-                after = _taken(plan, text, landed_turn)
+                turns = [turn if same else _again(plan, text) for text, turn in replies]
+                after, first = _taken(plan, [text for text, _ in replies], turns)
                 try:
                     if plan.new:
                         self.served.chats.put(plan.line, dict(self._source), after, replace=False)
@@ -87,7 +151,7 @@ class ProxyChats:
                     if attempt == RETRIES:
                         raise
                     continue
-                return Landed(plan, after, landed_turn)
+                return Landed(plan, after, tuple(turns), first)
             raise AssertionError("unreachable")  # the loop returns or raises
 
 
@@ -102,9 +166,19 @@ def _again(plan: Plan, text: str) -> Turn[Game]:
     return plan.game.apply_reply(text)
 
 
-def _taken(plan: Plan, text: str, turn: Turn[Game]) -> Chat:
-    if plan.action == "regenerate":
-        return plan.base.regenerated(text, turn)
+def _taken(plan: Plan, texts: Sequence[str], turns: Sequence[Turn[Game]]) -> tuple[Chat, int]:
+    """The chat after the step, and the swipe the first reply became: a continue joins the
+    first; a reply or regenerate adds each as a swipe (on the snapshot before the message),
+    the first one chosen."""
     if plan.action == "continue":
-        return plan.base.continued(text, turn)
-    return plan.base.replied(text, turn)
+        chat = plan.base.continued(texts[0], turns[0])
+        return chat, chat.messages[-1].selected
+    chat = plan.base
+    if plan.action == "reply":
+        chat = chat.replied(texts[0], turns[0])
+    else:
+        chat = chat.regenerated(texts[0], turns[0])
+    first = chat.messages[-1].selected
+    for text, turn in zip(texts[1:], turns[1:], strict=True):
+        chat = chat.regenerated(text, turn)
+    return (chat.select(first) if len(texts) > 1 else chat), first

@@ -9,7 +9,8 @@ import pytest
 
 from gm_tags import Game, load_ruleset
 from gm_tags.history import Chat
-from gm_tags.proxy.transcript import Said, chat_key, conversation, line_ids, plan_step
+from gm_tags.proxy.plan import plan_step
+from gm_tags.proxy.transcript import Said, chat_key, conversation, line_ids
 from tests.proxy.conftest import GAME, RULESET
 
 KEY = "chat-x"

@@ -1,0 +1,41 @@
+"""`--show-outcomes`: a short line of what the engine did, added to the narration the client
+gets (`Mira: Harm 1/3 (lesser) · Alarm raised 3/6`), and taken off again when the transcript
+comes back, so it never counts as part of the story.
+
+The line is plain text every front-end shows as it is: a blank line, then `⚙ ` and the
+outcomes joined by ` · `. Only a last line of that shape is taken off.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+MARK = "\u2699 "  # ⚙
+SEPARATOR = " \u00b7 "  # ·
+_LINE = re.compile(r"\s*\n\u2699 [^\n]*\s*\Z")
+
+
+def outcomes_line(receipts: Iterable[Mapping[str, Any]]) -> str:
+    """The line for a turn's receipts ("" when nothing came out of it): each applied tag's
+    subject and what it now is, in reply order."""
+    said = [_outcome(receipt) for receipt in receipts if receipt.get("result") == "ok"]
+    said = [one for one in said if one]
+    return f"\n\n{MARK}{SEPARATOR.join(said)}" if said else ""
+
+
+def _outcome(receipt: Mapping[str, Any]) -> str:
+    now = str(receipt.get("now") or "")
+    request = receipt.get("request") or {}
+    name = str(request.get("name") or request.get("track") or request.get("pool") or "")
+    who = str(request.get("who") or "")
+    subject = " ".join(part for part in (name,) if part)
+    if who and subject:
+        return f"{who}: {subject} {now}".strip()
+    return f"{subject or who} {now}".strip()
+
+
+def without_outcomes(text: str) -> str:
+    """`text` without the outcomes line the proxy added at its end, if it holds one."""
+    return _LINE.sub("", text)

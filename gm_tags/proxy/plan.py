@@ -1,0 +1,153 @@
+"""The step a request takes on the stored lines, with the transcript as the truth.
+
+The walk that decides (`walk.best_walk`) says how far the client's conversation is a line the
+store holds. Then:
+
+- the conversation is the whole line and a user message more: a reply added to the line;
+- it is the line without its last reply: a regenerate (a new swipe of that reply);
+- it ends with an assistant message, the line's last reply: a continue of it;
+- the client shows the line's last reply cut short (it stopped reading, or never kept a part):
+  that reply gets a new swipe cut to what the client shows, and the step builds on it;
+- anything else (the client departs from the line before its end: an edit, a deletion, an
+  older swipe or a cut reply further back): a new line from the matched part, and every later
+  message told again (`retell`).
+
+Nothing stored is deleted or overwritten: a cut or a choice is a new swipe or a new line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..game import Game
+from ..history import Chat, Message
+from .retell import cut_swipe, retell
+from .transcript import Said, key_of, next_line_id
+from .walk import Walk, best_walk
+
+Action = Literal["reply", "regenerate", "continue"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The step a request takes: on line `line` (stored already, or new when `new`), the chat
+    `base` (the line, reconciled with what the client shows, or a new line) takes `action`
+    with the model's reply."""
+
+    line: str
+    new: bool
+    base: Chat
+    action: Action
+
+    @property
+    def game(self) -> Game:
+        """The snapshot the model's reply applies to, and its prompt shows."""
+        if self.action == "regenerate":
+            return self.base.before_last_reply()
+        if self.action == "continue":
+            return self.base.messages[-1].swipe.game
+        return self.base.game
+
+
+def plan_step(
+    key: str,
+    lines: Sequence[tuple[str, Chat]],
+    said: Sequence[Said],
+    start: Game,
+    anchors: Iterable[tuple[str, int, int]] = (),
+    taken: Callable[[str], Sequence[str]] | None = None,
+) -> Plan:
+    """What a request whose conversation is `said` does, given the stored `lines` it may
+    continue (in the order they were started), the `anchors` the store found (line,
+    conversation index, line position), and `taken`, which gives the ids under a key that a new
+    line is numbered among (by default the lines' own). The model's reply continues the last
+    message when the conversation ends with an assistant message, else it answers the last
+    user message."""
+    continuing = bool(said) and said[-1].role == "assistant"
+    numbered = taken or (lambda under: [line for line, _ in lines if key_of(line) == under])
+    best = best_walk(lines, said, anchors)
+    if best is None or not best.matched:
+        told = retell(Chat(start), said, None, 0)
+        return Plan(next_line_id(key, numbered(key)), True, told, _action(continuing))
+    if best.first + best.matched == len(said) and best.departs is None:
+        plan = _on_the_line(best, continuing)
+        if plan is not None:
+            return plan
+    rest = said[best.first + best.matched :]
+    if best.to_the_end and best.departs is None:
+        base = retell(_reconciled_last(best), rest, best.chat, best.reached)
+        return Plan(best.line, False, base, _action(continuing))
+    line = next_line_id(key_of(best.line), numbered(key_of(best.line)))
+    base, rest, place = _fork(best, said, continuing)
+    return Plan(line, True, retell(base, rest, best.chat, place), _action(continuing))
+
+
+def _action(continuing: bool) -> Action:
+    return "continue" if continuing else "reply"
+
+
+def _on_the_line(best: Walk, continuing: bool) -> Plan | None:
+    chat = best.chat
+    last = chat.messages[-1] if chat.messages else None
+    if last is None or last.role == "user":
+        return Plan(best.line, False, chat, "reply") if not continuing and best.to_the_end else None
+    if continuing and best.to_the_end and last.role == "reply":
+        return Plan(best.line, False, _reconciled_last(best), "continue")
+    if not continuing and best.to_the_end:
+        return Plan(best.line, False, _reconciled_last(best), "reply")
+    if not continuing and best.reached == len(chat.messages) - 1 and last.role == "reply":
+        return Plan(best.line, False, chat, "regenerate")
+    return None
+
+
+def _reconciled_last(best: Walk) -> Chat:
+    """The line with its last reply as the client shows it: the swipe it chose, or a new swipe
+    cut to what it shows."""
+    chat = best.chat
+    last_at = len(chat.messages) - 1
+    matched = next((r for r in best.replies if r.position == last_at), None)
+    if matched is None:
+        return chat
+    if matched.cut:
+        message = chat.messages[last_at]
+        cut = cut_swipe(chat.before_last_reply(), message.swipes[matched.swipe].text, matched.shown)
+        swipes = (*message.swipes, cut)
+        return _with_message(chat, last_at, Message("reply", swipes, len(swipes) - 1))
+    if matched.swipe != chat.messages[last_at].selected:
+        return chat.select(matched.swipe)
+    return chat
+
+
+def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Sequence[Said], int]:
+    """A new line: the line's messages up to where the client departs from it (the first reply
+    it shows another way, else the end of the matched part, with the events after it unless
+    the reply it ends with is to be continued), that reply as the client shows it, and the
+    conversation left to tell again with the line position it stands for."""
+    chat = best.chat
+    departs = best.departs
+    said_after = best.first + best.matched
+    if departs is None:
+        end = best.end if continuing else best.reached
+        fork = Chat(chat.start, chat.messages[:end])
+        return fork, said[said_after:], end
+    fork = Chat(chat.start, chat.messages[: departs.position])
+    message = chat.messages[departs.position]
+    if departs.cut:
+        swipe = cut_swipe(fork.game, message.swipes[departs.swipe].text, departs.shown)
+        chosen = Message("reply", (*message.swipes, swipe), len(message.swipes))
+    else:
+        chosen = replace(message, selected=departs.swipe)
+    fork = Chat(fork.start, (*fork.messages, chosen))
+    index = best.first + _index_in_walk(best, departs.position) + 1
+    return fork, said[index:], departs.position + 1
+
+
+def _index_in_walk(best: Walk, position: int) -> int:
+    """How many conversation messages the walk matched before the line's `position`."""
+    return sum(1 for at in range(best.at, position) if best.chat.messages[at].role != "event")
+
+
+def _with_message(chat: Chat, at: int, message: Message) -> Chat:
+    return Chat(chat.start, (*chat.messages[:at], message, *chat.messages[at + 1 :]))

@@ -1,0 +1,107 @@
+"""What the proxy accepts: a chat-completions request read within the size limit and checked
+before anything is looked up or stored. A request that does not hold is refused with a 400 (a
+413 for its size) in the OpenAI shape, and nothing of it is kept."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+
+from ..service.models import MAX_BODY_BYTES
+from ..text import lone_surrogate_at
+
+# As many choices as one request may ask for (`n`): each is applied and stored as a swipe.
+MAX_CHOICES = 8
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+class Refused(Exception):
+    """A request the proxy does not take: the status and the message the client gets."""
+
+    def __init__(self, status: int, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.param = status, message, param
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The request's body, refused (413) as soon as it is over `limit` bytes, declared or not."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused(413, f"the request body is over {limit} bytes")
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > limit:
+            raise Refused(413, f"the request body is over {limit} bytes")
+    return bytes(body)
+
+
+def checked(raw: bytes) -> dict[str, Any]:
+    """The request's JSON body, if it is a chat-completions request the proxy can take."""
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused(400, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request body is a JSON object")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise Refused(400, "messages must be a list of one or more messages", "messages")
+    for at, message in enumerate(messages):
+        _check_message(message, f"messages[{at}]")
+    where = lone_surrogate_at(messages, "messages")
+    if where is not None:
+        raise Refused(400, f"{where[0]} {where[1]}", where[0])
+    n = body.get("n", 1)
+    if n is None:
+        n = 1
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_CHOICES:
+        raise Refused(400, f"n must be a whole number from 1 to {MAX_CHOICES}", "n")
+    if body.get("logprobs") or body.get("top_logprobs") is not None:
+        raise Refused(
+            400,
+            "logprobs cannot be given: gm-tags rewrites the reply's text, and the tokens' "
+            "log probabilities would no longer line up with it",
+            "logprobs",
+        )
+    if not isinstance(body.get("stream", False), bool | None):
+        raise Refused(400, "stream must be true or false", "stream")
+    options = body.get("stream_options")
+    if options is not None and not isinstance(options, dict):
+        raise Refused(400, "stream_options must be an object", "stream_options")
+    return body
+
+
+def _check_message(message: object, where: str) -> None:
+    if not isinstance(message, Mapping):
+        raise Refused(400, f"{where} must be an object with a role and content", where)
+    role = message.get("role")
+    if role not in ROLES:
+        known = ", ".join(sorted(ROLES))
+        raise Refused(400, f"{where}.role is {role!r}; a role is one of {known}", f"{where}.role")
+    content = message.get("content")
+    if (
+        content is None
+        and role == "assistant"
+        and (message.get("tool_calls") or message.get("function_call"))
+    ):
+        return  # a call of a tool, with no text
+    if isinstance(content, str):
+        return
+    if isinstance(content, list) and all(_is_part(part) for part in content):
+        return
+    raise Refused(
+        400,
+        f"{where}.content must be text or a list of content parts, not {type(content).__name__}",
+        f"{where}.content",
+    )
+
+
+def _is_part(part: object) -> bool:
+    """A content part: an object with a type; a text part's text is a string."""
+    if not isinstance(part, Mapping) or not isinstance(part.get("type"), str):
+        return False
+    return part.get("type") != "text" or isinstance(part.get("text"), str)

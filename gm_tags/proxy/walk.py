@@ -1,0 +1,160 @@
+"""How far a request's conversation matches a stored line, and where in the line it starts.
+
+A conversation is walked against a line from a starting place, message by message:
+
+- a user message matches the line's user message at that place when their text is the same
+  (white space aside);
+- an assistant message matches the line's reply at that place when it shows one of its swipes
+  (the narration the proxy gave out, or the rewritten or raw reply), whole or cut short (the
+  client kept less than it was sent), which chooses that swipe; an assistant message that
+  shows none of them is taken as the chosen swipe, edited by the player (what it did stands);
+- events the line recorded (a party save, a rest) come along with the message before them.
+
+The starting places tried are the line's start, and for each of the request's assistant
+messages the store found in the line (`anchors`), the place the window starts at when counted
+back from it: a client whose context window slid past the opening, or whose old turns a summary
+replaced, is matched from where its window begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..history import Chat, Message
+from .transcript import Said, bare, same
+
+
+@dataclass(frozen=True)
+class Matched:
+    """An assistant message matched to the line's reply at `position`, as its swipe `swipe`;
+    `cut` when the client shows less of it than the proxy gave out."""
+
+    position: int
+    swipe: int
+    shown: str
+    cut: bool
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A conversation walked against a line: from message `first` of the conversation, matched
+    to the line from `at`, `matched` messages on; `end`, the line's messages up to the last one
+    matched and `reached` with the events after it; the replies matched; how many were taken as
+    edited."""
+
+    line: str
+    chat: Chat
+    first: int
+    at: int
+    matched: int
+    end: int
+    reached: int
+    replies: tuple[Matched, ...]
+    edited: int
+
+    @property
+    def to_the_end(self) -> bool:
+        return self.reached == len(self.chat.messages)
+
+    @property
+    def departs(self) -> Matched | None:
+        """The first matched reply before the line's last message whose swipe the client shows
+        another way than the line holds it (another swipe, or cut short): from there the line
+        the client shows is not this one."""
+        last = len(self.chat.messages) - 1
+        for reply in self.replies:
+            if reply.position == last:
+                break
+            message = self.chat.messages[reply.position]
+            if reply.cut or reply.swipe != message.selected:
+                return reply
+        return None
+
+    def score(self) -> tuple[int, int, int, bool]:
+        """Which walk decides: the most messages matched, then the one starting earliest in the
+        conversation, the fewest taken as edited, and one matched to its end."""
+        return (self.matched, -self.first, -self.edited, self.to_the_end)
+
+
+def walk(line: str, chat: Chat, said: Sequence[Said], first: int = 0, at: int = 0) -> Walk:
+    messages = chat.messages
+    index, position, end = first, at, at
+    replies: list[Matched] = []
+    edited = 0
+    while True:
+        while position < len(messages) and messages[position].role == "event":
+            position += 1
+        if index == len(said) or position == len(messages):
+            break
+        message, one = messages[position], said[index]
+        if one.role == "user":
+            if message.role != "user" or not same(message.swipe.text, one.text):
+                break
+        else:
+            if message.role != "reply":
+                break
+            shown = showing(message, one.text)
+            edited += shown is None
+            swipe, cut = shown or (message.selected, False)
+            replies.append(Matched(position, swipe, one.text, cut))
+        index += 1
+        position += 1
+        end = position
+    return Walk(line, chat, first, at, index - first, end, position, tuple(replies), edited)
+
+
+def showing(message: Message, text: str) -> tuple[int, bool] | None:
+    """The swipe of `message` the client shows as `text`, and whether it shows it cut short:
+    the selected swipe first, whole before cut."""
+    shown = bare(text)
+    order = [message.selected, *(i for i in range(len(message.swipes)) if i != message.selected)]
+    for index in order:
+        swipe = message.swipes[index]
+        if shown in (bare(swipe.narration), bare(swipe.reply), bare(swipe.text)):
+            return index, False
+    if shown:
+        for index in order:
+            if bare(message.swipes[index].narration).startswith(shown):
+                return index, True
+    return None
+
+
+def starts(
+    chat: Chat, said: Sequence[Said], anchors: Iterable[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The places to walk from: the line's start, and for each anchor (a conversation index and
+    the line position the store found it at) the place counted back from it, over messages of
+    the same roles, to where the window begins."""
+    places = {(0, 0)}
+    messages = chat.messages
+    for index, position in anchors:
+        while index > 0:
+            before = position - 1
+            while before >= 0 and messages[before].role == "event":
+                before -= 1
+            role = "user" if said[index - 1].role == "user" else "reply"
+            if before < 0 or messages[before].role != role:
+                break
+            index, position = index - 1, before
+        places.add((index, position))
+    return places
+
+
+def best_walk(
+    lines: Sequence[tuple[str, Chat]],
+    said: Sequence[Said],
+    anchors: Iterable[tuple[str, int, int]],
+) -> Walk | None:
+    """The walk that decides, of every line from every starting place (the line read first wins
+    a tie: lines come in the order they were started)."""
+    by_line: dict[str, list[tuple[int, int]]] = {}
+    for line, index, position in anchors:
+        by_line.setdefault(line, []).append((index, position))
+    best: Walk | None = None
+    for line, chat in lines:
+        for first, at in sorted(starts(chat, said, by_line.get(line, ()))):
+            tried = walk(line, chat, said, first, at)
+            if best is None or tried.score() > best.score():
+                best = tried
+    return best
