@@ -39,7 +39,6 @@ class BlockChecks(Reporter):
             )
         if self.ruleset.party is not None:
             self.party(self.ruleset.party)
-        self.catalogs()
 
     # resolution ---------------------------------------------------------------------------
 
@@ -406,38 +405,6 @@ class BlockChecks(Reporter):
                 )
 
     # sections carried as data -------------------------------------------------------------
-
-    def catalogs(self) -> None:
-        party_lists = by_id(self.ruleset.party.lists or []) if self.ruleset.party else {}
-        for position, catalog in enumerate(self.ruleset.catalogs or []):
-            path: Path = ("catalogs", position)
-            for feed_position, feed in enumerate(catalog.feeds):
-                if feed not in self.index.lists and feed not in party_lists:
-                    self.exists(self.index.lists, feed, (*path, "feeds", feed_position), "list")
-            for entry_position, entry in enumerate(catalog.entries or []):
-                for row_position, row in enumerate(entry.rows):
-                    for column, scaled in (row.scaled or {}).items():
-                        at = (
-                            *path,
-                            "entries",
-                            entry_position,
-                            "rows",
-                            row_position,
-                            "scaled",
-                            column,
-                            "from",
-                        )
-                        self.ref(scaled.from_, at)
-                        self.no_live_read(scaled.from_, at, "a catalog's scaled column")
-                        for leaf in self.index.leaves(scaled.from_):
-                            if leaf[0] == "listSum":
-                                chain = self.index.explain(scaled.from_, leaf)
-                                self.report(
-                                    at,
-                                    "a catalog's scaled column cannot read a list "
-                                    f"sum, even through a derived value; it reads {chain}",
-                                )
-                                break
 
 
 def pool_ladder(

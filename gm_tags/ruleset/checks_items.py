@@ -174,7 +174,7 @@ class ItemChecks(Reporter):
             return
         if len(kinds) > 1:
             self.report(path, 'an entry has exactly one of "rows", "creature" or "item"')
-        if "mechanics" in extra:
+        if "mechanics" in extra or entry.mechanics is not None:
             self.report(
                 (*path, "mechanics"),
                 "an item is written only in its item block, so it carries no mechanics",

@@ -94,19 +94,14 @@ class LayerChecks(Reporter):
         catalogs = {catalog.id: catalog for catalog in self.ruleset.catalogs or []}
         if not self.exists(catalogs, rule.id, (*path, "id"), "catalog"):
             return
-        extra = catalogs[rule.id].model_extra or {}
-        filters = {
-            entry.get("id"): entry
-            for entry in extra.get("filters") or []
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str)
-        }
+        filters = {entry.id: entry for entry in catalogs[rule.id].filters or []}
         if rule.hide.filter not in filters:
             self.report(
                 (*path, "hide", "filter"),
                 f"catalog {rule.id!r} declares no filter {rule.hide.filter!r}",
             )
             return
-        numeric = filters[rule.hide.filter].get("type") == "number"
+        numeric = filters[rule.hide.filter].type == "number"
         if rule.hide.numeric != numeric:
             self.report(
                 (*path, "hide"),

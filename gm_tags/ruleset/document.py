@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
+from .catalogs import ENTRY_ID, CatalogFilter, Mechanics, Units
 from .combat import Combat, Creature
 from .items import Items
 from .layer_models import MOST_LAYERS, Layer
@@ -222,19 +223,30 @@ class CatalogRow(Carried):
 
 
 class CatalogEntry(Carried):
-    id: str
-    label: str
+    id: Annotated[str, Field(max_length=80, pattern=ENTRY_ID)]
+    label: Annotated[str, length(120), PROMPT_SAFE]
+    summary: Annotated[str, Field(max_length=300)] | None = None
+    filters: dict[str, Any] | None = None
     rows: list[CatalogRow] = []
+    mechanics: Mechanics | None = None
     creature: Creature | None = None
 
 
 class Catalog(Carried):
     id: SheetId
     label: Label
-    feeds: list[SheetId] = []
+    feeds: Annotated[list[SheetId], Field(max_length=8)] = []
     holds: Literal["rows", "items", "creatures"] | None = None
+    filters: Annotated[list[CatalogFilter], Field(max_length=8)] | None = None
+    units: Units | None = None
     entries: Annotated[list[CatalogEntry], Field(max_length=2000)] | None = None
-    asset: str | None = None
+    asset: Annotated[str, Field(max_length=240)] | None = None
+
+    @model_validator(mode="after")
+    def _entries_or_asset(self) -> Catalog:
+        if (self.entries is None) == (self.asset is None):
+            raise ValueError('A catalog has exactly one of "entries" or "asset"')
+        return self
 
 
 class RulesetFile(Strict):

@@ -19,6 +19,7 @@ from .base import Carried, Strict
 from .capabilities import gate
 from .checks import SheetChecks
 from .checks_blocks import BlockChecks
+from .checks_catalogs import CatalogChecks
 from .checks_combat import CombatChecks
 from .checks_effects import EffectChecks
 from .checks_items import ItemChecks
@@ -157,7 +158,15 @@ def _cross_checks(
 ) -> list[Problem]:
     """What pydantic cannot check: ids that exist, live reads, hideWhen values, capability gates."""
     problems: list[Problem] = []
-    for checks in (SheetChecks, BlockChecks, ItemChecks, CombatChecks, EffectChecks, LayerChecks):
+    for checks in (
+        SheetChecks,
+        BlockChecks,
+        CatalogChecks,
+        ItemChecks,
+        CombatChecks,
+        EffectChecks,
+        LayerChecks,
+    ):
         reporter = checks(definition, index)
         reporter.run()
         problems.extend(reporter.problems)

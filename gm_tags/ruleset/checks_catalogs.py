@@ -1,0 +1,197 @@
+"""Import checks on catalogs (Capability API 1.21): a catalog can never write a row the sheet
+could not hold. Ids are unique, feeds and filters name what exists, an asset is the catalog's own
+file, every entry's filter values fit their filters, every row lands in a list the catalog feeds
+with values checked as that list's rows (the reserved `_catalog` mark is no column), and an
+entry's `mechanics` names saves and pools the sheet has, with a `check` only a pool can honour.
+Messages follow the Engine's, at its paths (`catalogs.0.entries.0.rows.0.values`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .catalogs import CATALOG_MARK, CheckEffect, Mechanics, asset_path
+from .checks import Path, Reporter
+from .document import Catalog, CatalogEntry, CatalogRow
+from .index import by_id
+from .resolution import DicePool
+from .sheet import (
+    BooleanColumn,
+    EnumColumn,
+    LongTextColumn,
+    NumberColumn,
+    SheetList,
+    TextColumn,
+)
+
+
+class CatalogChecks(Reporter):
+    def run(self) -> None:
+        catalogs = self.ruleset.catalogs or []
+        self.unique(catalogs, ("catalogs",))
+        party = self.ruleset.party
+        self.lists = {**by_id(party.lists or [] if party else []), **self.index.lists}
+        for position, catalog in enumerate(catalogs):
+            self.catalog(catalog, ("catalogs", position))
+
+    def catalog(self, catalog: Catalog, path: Path) -> None:
+        for at, feed in enumerate(catalog.feeds):
+            self.exists(self.lists, feed, (*path, "feeds", at), "list")
+        self.unique(catalog.filters or [], (*path, "filters"))
+        for at, declared in enumerate(catalog.filters or []):
+            if declared.start_from is not None:
+                self.exists(
+                    self.index.fields,
+                    declared.start_from.field,
+                    (*path, "filters", at, "startFrom", "field"),
+                    "field",
+                )
+        if catalog.asset is not None and catalog.asset != asset_path(catalog.id):
+            self.report((*path, "asset"), f'A catalog asset is "{asset_path(catalog.id)}"')
+        self.unique(catalog.entries or [], (*path, "entries"))
+        filters: dict[str, str] = {f.id: f.type for f in catalog.filters or []}
+        for at, entry in enumerate(catalog.entries or []):
+            self.entry(catalog, entry, filters, (*path, "entries", at))
+
+    def entry(
+        self, catalog: Catalog, entry: CatalogEntry, filters: dict[str, str], path: Path
+    ) -> None:
+        for name, value in (entry.filters or {}).items():
+            problem = _filter_problem(name, filters.get(name), value)
+            if problem:
+                self.report((*path, "filters", name), problem)
+        # A catalog of items or creatures writes no rows: its own checks refuse any it has.
+        for at, row in enumerate(entry.rows if catalog.holds in (None, "rows") else ()):
+            self.row(catalog, row, (*path, "rows", at))
+        if entry.mechanics is not None:
+            self.mechanics(entry.mechanics, (*path, "mechanics"))
+
+    def row(self, catalog: Catalog, row: CatalogRow, path: Path) -> None:
+        if row.list_ not in catalog.feeds:
+            self.report((*path, "list"), f'"{row.list_}" is not one of this catalog\'s feeds')
+            return
+        sheet_list = self.lists.get(row.list_)
+        if sheet_list is not None:
+            for problem in row_problems(sheet_list, row.values):
+                self.report((*path, "values"), problem)
+        for column, scaled in (row.scaled or {}).items():
+            at = (*path, "scaled", column, "from")
+            self.ref(scaled.from_, at)
+            self.no_live_read(scaled.from_, at, "a catalog's scaled column")
+            for leaf in self.index.leaves(scaled.from_):
+                if leaf[0] == "listSum":
+                    chain = self.index.explain(scaled.from_, leaf)
+                    self.report(
+                        at,
+                        "a catalog's scaled column cannot read a list "
+                        f"sum, even through a derived value; it reads {chain}",
+                    )
+                    break
+
+    def mechanics(self, mechanics: Mechanics, path: Path) -> None:
+        if mechanics.save is not None:
+            self.exists(self.index.saves, mechanics.save.save, (*path, "save", "save"), "save")
+        groups = {pool.group for pool in self.index.pools.values() if pool.group}
+        for at, cost in enumerate(mechanics.cost or ()):
+            if cost.pool not in self.index.pools and cost.pool not in groups:
+                self.report(
+                    (*path, "cost", at, "pool"), f'Unknown pool or pool group "{cost.pool}"'
+                )
+        if mechanics.check is not None:
+            self.check_effect(mechanics.check, (*path, "check"))
+
+    def check_effect(self, check: CheckEffect, path: Path) -> None:
+        """What a use does to a check: only a pool can honour it, within the pool's own rules."""
+        resolution = self.ruleset.resolution
+        if not isinstance(resolution, DicePool):
+            self.report(
+                path,
+                "a check effect re-throws dice or adds dice and successes, which a dice-sum "
+                "ruleset has none of; it belongs to a dice-pool ruleset",
+            )
+            return
+        sides = resolution.die.sides
+        if check.reroll is not None and check.reroll.up_to >= sides:
+            self.report(
+                (*path, "reroll", "upTo"),
+                f"found {check.reroll.up_to}; a re-throw reaches faces 1 to {sides - 1} "
+                f"on a d{sides} (the top face would throw every die again)",
+            )
+        for name, rule in (("explode", resolution.explode), ("double", resolution.double)):
+            face = getattr(check, name)
+            if face is None:
+                continue
+            if rule is None:
+                self.report((*path, name), f"the ruleset has no {name} for a check to move")
+            elif not (rule.min or rule.from_ or sides) <= face <= sides:
+                lowest = rule.min or rule.from_
+                self.report(
+                    (*path, name), f"found {face}; a check moves {name} within {lowest}..{sides}"
+                )
+        target = resolution.target
+        if check.threshold is not None and not target.min <= check.threshold <= target.max:
+            self.report(
+                (*path, "threshold"),
+                f"found {check.threshold}; the target moves within {target.min}..{target.max}",
+            )
+
+
+def _filter_problem(name: str, kind: str | None, value: Any) -> str | None:
+    if kind is None:
+        return f'Unknown filter "{name}"'
+    if kind == "number":
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if is_number and math.isfinite(value) else f'Filter "{name}" takes a number'
+    if kind == "text":
+        ok = isinstance(value, str) and len(value) <= 80
+        return None if ok else f'Filter "{name}" takes one word or phrase'
+    words = isinstance(value, list) and len(value) <= 24
+    if words and all(isinstance(word, str) and len(word) <= 80 for word in value):
+        return None
+    return f'Filter "{name}" takes a list of words'
+
+
+def row_problems(sheet_list: SheetList, values: dict[str, Any]) -> list[str]:
+    """Why `values` is no row `sheet_list` could hold, in the Engine's words (empty: it could)."""
+    columns = {column.id: column for column in sheet_list.columns}
+    problems = [
+        f'Unknown column "{key}"' + (" (the reserved mark)" if key == CATALOG_MARK else "")
+        for key in values
+        if key not in columns
+    ]
+    for column in sheet_list.columns:
+        value = values.get(column.id)
+        if value is None:
+            if getattr(column, "required", False):
+                problems.append(f'Column "{column.id}" is required')
+            continue
+        problem = _cell_problem(column, value)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _cell_problem(column: Any, value: Any) -> str | None:
+    name = f'Column "{column.id}"'
+    if isinstance(column, NumberColumn):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{name} takes a number"
+        if column.integer and value != int(value):
+            return f"{name} takes a whole number"
+        if not column.min <= value <= column.max:
+            return f"{name} is outside {_plain(column.min)} to {_plain(column.max)}"
+        return None
+    if isinstance(column, BooleanColumn):
+        return None if isinstance(value, bool) else f"{name} takes true or false"
+    if isinstance(column, EnumColumn):
+        return None if value in column.values else f"{name} takes one of its declared values"
+    if not isinstance(value, str):
+        return f"{name} takes text"
+    if isinstance(column, TextColumn | LongTextColumn) and len(value) > column.max_length:
+        return f"{name} is longer than {column.max_length} characters"
+    return None
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if number == int(number) else str(number)
