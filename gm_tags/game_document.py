@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .engine.clocks import Clock
+from .engine.fight.encounter import Encounter
 from .errors import GameDocumentError, Problem
 from .names import normalize_name
 from .ruleset.base import Number
@@ -46,6 +47,8 @@ KNOWN_KEYS = (
     "rulesetClocks",
     "rulesetLayers",
     "gameRuleset",
+    "rulesetFight",
+    "gameGmBosses",
 )
 PARTY_KEY = PARTY_ENTRY
 LIMIT = 1_000_000
@@ -169,6 +172,8 @@ class GameDocument(_Open):
     dice: DiceRecord | None = Field(default=None, alias="gameDice")
     turn: Annotated[int, Field(ge=0)] = Field(default=0, alias="gameTurn")
     ruleset: RulesetRecord | None = Field(default=None, alias="gameRuleset")
+    fight: dict[str, Any] | None = Field(default=None, alias="rulesetFight")
+    gm_bosses: bool = Field(default=False, alias="gameGmBosses")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,8 @@ class ReadDocument:
     party_sheet: Build | None
     party_revision: int
     ruleset: RulesetRecord | None = None
+    fight: Encounter | None = None
+    gm_bosses: bool = False
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -246,7 +253,18 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         ),
         party_revision=checked.party_revision,
         ruleset=checked.ruleset,
+        fight=_fight(checked.fight),
+        gm_bosses=checked.gm_bosses,
     )
+
+
+def _fight(record: dict[str, Any] | None) -> Encounter | None:
+    if record is None:
+        return None
+    try:
+        return Encounter.from_json(record)
+    except (KeyError, TypeError, ValueError, StopIteration) as error:
+        raise GameDocumentError([Problem("rulesetFight", f"not a fight: {error}")]) from None
 
 
 def character_from(raw: Mapping[str, Any], record: CardRecord) -> Character:

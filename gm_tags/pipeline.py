@@ -16,10 +16,12 @@ from .commands import Refused
 from .commands.check import CheckCommand, bind_check
 from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
+from .commands.fight import FightCommand, bind_fight
 from .commands.sheet import PartyCommand, SheetCommand, bind_sheet
 from .dice import Dice
 from .engine.checks import run_check
 from .engine.clocks import run_clock
+from .engine.fight.run import run_fight
 from .engine.outcome import Outcome
 from .engine.party import run_party
 from .engine.sheet import run_sheet
@@ -36,9 +38,10 @@ MAX_PER_FAMILY = 40
 # The refusals the next reminder lists one by one; any more are counted.
 RECENT_LIMIT = 20
 
-Command = ClockCommand | SheetCommand | CheckCommand
+Command = ClockCommand | SheetCommand | CheckCommand | FightCommand
 BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
     "clock": bind_clock,
+    "fight": bind_fight,
     "sheet": bind_sheet,
     "skill_check": bind_check,
 }
@@ -222,6 +225,8 @@ def _execute(draft: Draft[Any], command: Command, dice: Dice) -> Outcome:
         return run_sheet(command, draft)[1]
     if isinstance(command, CheckCommand):
         return run_check(command, draft, dice)[1]
+    if isinstance(command, FightCommand):
+        return run_fight(command, draft, dice)
     settings = draft.ruleset.definition.clocks if draft.ruleset is not None else None
     clocks, outcome = run_clock(command, draft.clocks, settings)
     draft.with_clocks(clocks)

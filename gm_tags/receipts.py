@@ -62,6 +62,8 @@ class Receipt(NamedTuple):
             words = ["clock", request.get("name") or "", action]
         elif self.family == "skill_check":
             words = [request.get("who") or "", "check"]
+        elif self.family == "fight":
+            words = ["fight", request.get("op") or "", request.get("who") or ""]
         else:
             target = next(
                 (

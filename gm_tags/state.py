@@ -22,6 +22,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from .dice import Dice
 from .engine.clocks import Clock
+from .engine.fight.encounter import Encounter
 from .engine.pools import PoolSlot
 from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
@@ -67,6 +68,10 @@ class StateReads(ABC):
     clocks: tuple[Clock, ...]
     party_sheet: Build | None
     party_revision: int
+    # The fight that runs, if one does (`docs/fights.md`), and whether the player lets the GM
+    # play bosses (FT-8, FT-9).
+    fight: Encounter | None
+    gm_bosses: bool
 
     # Characters ------------------------------------------------------------------------------
 
@@ -147,6 +152,9 @@ class StateReads(ABC):
     @abstractmethod
     def with_live(self, key: str, state: LiveState) -> Self: ...
 
+    @abstractmethod
+    def with_fight(self, fight: Encounter | None) -> Self: ...
+
     def with_party_live(self, state: LiveState) -> Self:
         return self.with_live(PARTY_KEY, state)
 
@@ -192,6 +200,8 @@ class GameState(StateReads):
     # stored) and its revision, raised by every save and by every change the story makes.
     party_sheet: Build | None = None
     party_revision: int = 0
+    fight: Encounter | None = None
+    gm_bosses: bool = False
 
     def __post_init__(self) -> None:
         # The state holds the ruleset the game plays by: the loaded one with its layers applied
@@ -213,11 +223,13 @@ class GameState(StateReads):
         layers: tuple[str, ...] | list[str] = (),
         dice_policy: str = "reroll",
         dice_seed: int | None = None,
+        gm_bosses: bool = False,
     ) -> Self:
         """A game nothing has happened in yet. `characters` maps each name to a build in the
         Engine's shape (`abilities`, `skills`, `saves`, `bonuses`, `fields`, `lists`), or to None
         for a character nobody made a sheet for (it plays on the blank build). `layers` are the
-        ids of the ruleset's layers this game plays with."""
+        ids of the ruleset's layers this game plays with. `gm_bosses` is the player letting the
+        GM play bosses in fights (`docs/fights.md`)."""
         unstorable = lone_surrogate_at(dict(characters or {}), "characters")
         if unstorable:
             raise GmTagsError(f"{unstorable[0]} {unstorable[1]}")
@@ -256,6 +268,7 @@ class GameState(StateReads):
             layers=tuple(layers),
             dice_policy=dice_policy,
             dice_seed=seed,
+            gm_bosses=gm_bosses,
         )
 
     @classmethod
@@ -289,6 +302,8 @@ class GameState(StateReads):
             read.turn,
             read.party_sheet,
             read.party_revision,
+            read.fight,
+            read.gm_bosses,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -322,6 +337,10 @@ class GameState(StateReads):
         live = {key: state.to_json() for key, state in self.live.items() if not state.empty}
         if live:
             document["rulesetLive"] = live
+        if self.fight is not None:
+            document["rulesetFight"] = self.fight.to_json()
+        if self.gm_bosses:
+            document["gameGmBosses"] = True
         if self.clocks:
             document["rulesetClocks"] = [
                 {"name": clock.name, "size": clock.size, "filled": clock.filled}
@@ -341,6 +360,9 @@ class GameState(StateReads):
 
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
         return self._evolve(clocks=clocks)
+
+    def with_fight(self, fight: Encounter | None) -> Self:
+        return self._evolve(fight=fight)
 
     def with_live(self, key: str, state: LiveState) -> Self:
         live = dict(self.live)
@@ -382,6 +404,8 @@ class Draft(StateReads, Generic[S]):
         self.clocks = base.clocks
         self.party_sheet = base.party_sheet
         self.party_revision = base.party_revision
+        self.fight = base.fight
+        self.gm_bosses = base.gm_bosses
         # What each change replaced, so a command that fails half-way can be undone.
         self._undo: list[tuple[str, str, Any]] = []
         # An upper bound of each live entry's stored bytes, taken from the first live write on,
@@ -392,6 +416,11 @@ class Draft(StateReads, Generic[S]):
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
         self._undo.append(("clocks", "", self.clocks))
         self.clocks = clocks
+        return self
+
+    def with_fight(self, fight: Encounter | None) -> Self:
+        self._undo.append(("fight", "", self.fight))
+        self.fight = fight
         return self
 
     def with_live(self, key: str, state: LiveState) -> Self:
@@ -415,6 +444,8 @@ class Draft(StateReads, Generic[S]):
             what, key, before = self._undo.pop()
             if what == "clocks":
                 self.clocks = before
+            elif what == "fight":
+                self.fight = before
             elif what == "party":
                 self.party_sheet, self.party_revision = before
             else:
@@ -465,5 +496,6 @@ class Draft(StateReads, Generic[S]):
             clocks=self.clocks,
             party_sheet=self.party_sheet,
             party_revision=self.party_revision,
+            fight=self.fight,
             **changes,
         )

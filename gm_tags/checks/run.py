@@ -72,7 +72,7 @@ def roll_check(
     with_ability = find_ability(ruleset, request.with_)
     with_label = with_ability.label if with_ability is not None and target.kind != "none" else None
     penalty = _penalty(ruleset, view)
-    adjust = _adjust(ruleset, view, character, number.abilities)
+    adjust = adjust_for(ruleset, view, character, number.abilities)
     effects = effects_for(sources_for(ruleset, character, live), target)
     leans = isinstance(resolution, DiceSum) and resolution.advantage
     changed_by = effects.applied(leans=leans)
@@ -271,7 +271,7 @@ def _penalty(ruleset: Ruleset, view: SheetView | None) -> int:
     return int(view[("liveTrack", track, "penalty")])
 
 
-def _adjust(
+def adjust_for(
     ruleset: Ruleset, view: SheetView | None, character: Character | None, abilities: frozenset[str]
 ) -> int:
     """Every `resolution.adjust` entry that applies to a check rolling with `abilities`, added up.

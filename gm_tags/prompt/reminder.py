@@ -1,5 +1,6 @@
 """The per-turn reminder: what did not happen last turn, the commands the ruleset can use with
-their limits, the ruleset's vocabulary, the check, the clocks, `gm.sheetGuidance`, then a sheet
+their limits, the ruleset's vocabulary, the check, the clocks, the fight (`prompt/fight.py`),
+`gm.sheetGuidance`, then a sheet
 block per character inside `<character_sheets>`.
 
 It goes into the last user message every turn (never the system prompt, so a provider's prompt
@@ -12,6 +13,7 @@ from ..state import GameState
 from .checks import check_lines
 from .clocks import clock_section
 from .commands import party_command_lines, sheet_command_lines, vocabulary_lines
+from .fight import fight_section
 from .party_block import party_block
 from .sheet_block import sheet_block
 from .text import safe
@@ -46,6 +48,9 @@ def reminder(game: GameState) -> str:
     clocks = clock_section(definition.clocks, game.clocks)
     if clocks:
         parts.append(clocks)
+    fight = fight_section(game)
+    if fight:
+        parts.append(fight)
     if definition.gm.sheet_guidance:
         parts.append(definition.gm.sheet_guidance)
     blocks = [

@@ -1,0 +1,86 @@
+"""`[fight: ...]` tags bound to the five fight commands: begin, attack, heal, next, end
+(`docs/fights.md`). Names are matched against the game when the command runs; here a tag only has
+to ask for one known op with the attributes that op reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..parse import Tag
+from ..reasons import Reason
+from ..text import clean
+from .common import Refused, Request, integer, malformed, requested
+
+OPS = ("begin", "attack", "heal", "next", "end")
+# The attributes each op reads, in the order a receipt writes them back.
+_READS = {
+    "begin": ("against", "boss"),
+    "attack": ("who", "target", "with"),
+    "heal": ("who", "target", "amount"),
+    "next": (),
+    "end": (),
+}
+NAME_LIMIT = 400
+AMOUNT_LIMIT = 999
+
+
+@dataclass(frozen=True, slots=True)
+class FightCommand:
+    op: str
+    who: str | None = None
+    target: str | None = None
+    with_: str | None = None
+    against: tuple[str, ...] = ()
+    boss: tuple[str, ...] = ()
+    amount: int | None = None
+
+    @property
+    def request(self) -> Request:
+        values = {
+            "who": self.who,
+            "target": self.target,
+            "with": self.with_,
+            "against": ", ".join(self.against) or None,
+            "boss": ", ".join(self.boss) or None,
+            "amount": None if self.amount is None else str(self.amount),
+        }
+        written = ((key, values[key]) for key in _READS[self.op])
+        return (("op", self.op), *((key, clean(value)) for key, value in written if value))
+
+
+def bind_fight(tag: Tag) -> FightCommand | Refused:
+    if tag.problem:
+        return malformed(tag, tag.problem)
+    attributes = requested(tag)
+    op = attributes.get("op", "").strip().lower()
+    if op not in OPS:
+        return malformed(tag, f"op must be one of {', '.join(OPS)}; got {op or 'none'!r}")
+    unread = sorted(set(attributes) - {"op", *_READS[op]})
+    if unread:
+        return malformed(tag, f'op="{op}" reads {", ".join(_READS[op]) or "nothing else"}')
+    text = {k: " ".join(attributes[k].split())[:NAME_LIMIT] for k in _READS[op] if k in attributes}
+    if op == "begin":
+        against = _names(text.get("against", ""))
+        if not against:
+            return malformed(tag, 'op="begin" names the opponents with against=')
+        return FightCommand(op, against=against, boss=_names(text.get("boss", "")))
+    amount = None
+    if "amount" in text:
+        amount = integer(text["amount"])
+        if amount is None or not 1 <= amount <= AMOUNT_LIMIT:
+            command = FightCommand(op, text.get("who") or None, text.get("target") or None)
+            request = (*command.request, ("amount", clean(text["amount"])))
+            return Refused(
+                Reason.BAD_AMOUNT, f"amount is a whole number from 1 to {AMOUNT_LIMIT}", request
+            )
+    return FightCommand(
+        op,
+        who=text.get("who") or None,
+        target=text.get("target") or None,
+        with_=text.get("with") or None,
+        amount=amount,
+    )
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())[:12]

@@ -1,0 +1,224 @@
+"""One blow's arithmetic, written out as it is done: the dice as they fell, the modifier, the total
+and the defense met (or the successes against it), the damage thrown, what a resistance and a
+soak took off, and what is left. `docs/fights.md` says how each combat kind reads its numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...dice import Dice
+from ...ruleset.combat import Combat
+from ...ruleset.loader import Ruleset
+from ...ruleset.resolution import DicePool
+from ...state import StateReads
+from .encounter import Combatant
+from .health import damage_kind, hurt
+from .options import Option, Strike, modifiers
+
+
+@dataclass(frozen=True)
+class Blow:
+    """What a blow did to `target`: `line` with all its arithmetic, `short` in a few words (for a
+    receipt that tells of several)."""
+
+    target: Combatant
+    line: str
+    down: bool
+    short: str = ""
+
+
+def strike(
+    game: StateReads, attacker: Combatant, target: Combatant, option: Option, dice: Dice
+) -> Blow:
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None and option.strike
+    combat, blow = ruleset.definition.combat, option.strike
+    defense = defense_of(game, target)
+    head = f"{attacker.name} {option.label} at {target.name}: "
+    if combat.kind == "dice-pool":
+        resolution = ruleset.definition.resolution
+        assert isinstance(resolution, DicePool)
+        landed, extra, words = _pool_to_hit(resolution, blow, defense, dice)
+        if not landed:
+            return Blow(target, head + words + ": miss", False, head + "miss")
+        points, damage_words = _pool_damage(combat, blow, extra, dice)
+    else:
+        landed, critical, words = _sum_to_hit(combat, blow, defense, dice)
+        if not landed:
+            return Blow(target, head + words + ": miss", False, head + "miss")
+        points, damage_words = _sum_damage(combat, blow, critical, dice)
+    words += ": critical" if combat.kind != "dice-pool" and critical else ": hit"
+    kind = damage_kind(combat, blow.damage_type)
+    points, resisted = _resisted(target, blow.damage_type, points)
+    soaked, soak_words = _soak(ruleset, combat, game, target, kind, dice)
+    dealt = max(0, points - soaked)
+    parts = [head + words, f"{damage_words} = {points}{resisted}{soak_words}, dealt {dealt}"]
+    hurt_by = hurt(game, target, dealt, kind)
+    changed = hurt_by.combatant
+    if dealt > 0:
+        _conditions_after(game, ruleset, changed, blow.applies)
+    left = hurt_by.now + (" (down)" if hurt_by.down else "")
+    parts.append(left)
+    return Blow(changed, "; ".join(parts), hurt_by.down, f"{head}dealt {dealt}, {left}")
+
+
+def defense_of(game: StateReads, target: Combatant) -> int:
+    if target.side == "enemy":
+        return _number((target.block or {}).get("defense"))
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    character = next(c for c in game.characters if c.key == target.id)
+    view = character.view(ruleset, game.live_of(character))
+    return int(view.read(ruleset.definition.combat.defense)) + modifiers(ruleset, view, "defense")
+
+
+def _pool_to_hit(
+    resolution: DicePool, blow: Strike, defense: int, dice: Dice
+) -> tuple[bool, int, str]:
+    """A pool of `to_hit` dice (at least the pool's minimum) against the check target: it lands
+    with `defense` successes, each one past those a damage die more."""
+    if blow.auto_hit:
+        return True, 0, "lands unrolled"
+    size = min(resolution.pool.max, max(resolution.pool.min, blow.to_hit))
+    faces = dice.roll(size, resolution.die.sides)
+    target = resolution.target.default
+    successes = sum(1 for face in faces if face >= target)
+    extra = max(0, successes - defense)
+    words = f"{_faces(faces)} vs {target} = {successes} vs defense {defense}"
+    return successes >= defense, extra, words + (f" (+{extra} dice)" if extra else "")
+
+
+def _pool_damage(combat: Combat, blow: Strike, extra: int, dice: Dice) -> tuple[int, str]:
+    assert combat.pool is not None
+    count, sides, _ = blow.dice
+    faces = dice.roll(count + extra, sides or 10) if count + extra else []
+    points = sum(1 for face in faces if face >= combat.pool.damage_target) + blow.damage_bonus
+    bonus = f" {blow.damage_bonus:+d}" if blow.damage_bonus else ""
+    return points, f"damage {_faces(faces)} vs {combat.pool.damage_target}{bonus}"
+
+
+def _sum_to_hit(combat: Combat, blow: Strike, defense: int, dice: Dice) -> tuple[bool, bool, str]:
+    roll = combat.attack_roll
+    assert roll is not None
+    if blow.auto_hit:
+        return True, False, "lands unrolled"
+    faces = dice.roll(roll.dice.count, roll.dice.sides)
+    total = sum(faces) + blow.to_hit
+    landed, critical = total >= defense, False
+    if roll.dice.count == 1:
+        if faces[0] == roll.dice.sides and roll.naturals.max != "none":
+            landed, critical = True, roll.naturals.max == "critical"
+        elif faces[0] == 1 and roll.naturals.min == "miss":
+            landed = False
+    words = f"{_faces(faces)} {blow.to_hit:+d} = {total} vs defense {defense}"
+    return landed, critical, words
+
+
+def _sum_damage(combat: Combat, blow: Strike, critical: bool, dice: Dice) -> tuple[int, str]:
+    roll = combat.attack_roll
+    assert roll is not None
+    count, sides, _ = blow.dice
+    thrown = count * 2 if critical and roll.critical == "double-dice" else count
+    faces = dice.roll(thrown, sides) if thrown else []
+    most = count * sides if critical and roll.critical == "max-dice" else 0
+    points = max(0, sum(faces) + most + blow.damage_bonus)
+    extra = f" +{most}" if most else ""
+    return points, f"damage {_faces(faces)}{extra} {blow.damage_bonus:+d}"
+
+
+def _resisted(target: Combatant, damage_type: str | None, points: int) -> tuple[int, str]:
+    """FT-6: an opponent's immunity, resistance and vulnerability to the blow's damage type,
+    matched without case."""
+    if target.side != "enemy" or not damage_type:
+        return points, ""
+    block, folded = target.block or {}, damage_type.casefold()
+
+    def names(key: str) -> set[str]:
+        found = set()
+        for entry in block.get(key) or ():
+            name = entry.get("type") if isinstance(entry, Mapping) else entry
+            if isinstance(name, str):
+                found.add(name.casefold())
+        return found
+
+    if folded in names("immune"):
+        return 0, f", immune to {damage_type}: 0"
+    if folded in names("resist"):
+        return points // 2, f", resists {damage_type}: {points // 2}"
+    if folded in names("vulnerable"):
+        return points * 2, f", vulnerable to {damage_type}: {points * 2}"
+    return points, ""
+
+
+def _soak(
+    ruleset: Ruleset,
+    combat: Combat,
+    game: StateReads,
+    target: Combatant,
+    kind: str | None,
+    dice: Dice,
+) -> tuple[int, str]:
+    """A dice-pool fight's soak: the target's dice for the blow's kind of harm (read off its sheet,
+    or its stat block's `all` plus `byKind`), thrown against the damage target."""
+    pool = combat.pool
+    if combat.kind != "dice-pool" or pool is None:
+        return 0, ""
+    if target.side == "enemy":
+        soak = (target.block or {}).get("soak") or {}
+        size = _number(soak.get("all")) + _number((soak.get("byKind") or {}).get(kind or ""))
+        rolled = True if pool.soak is None else pool.soak.roll
+    else:
+        ref = pool.soak.by_kind.get(kind or "") if pool.soak is not None else None
+        if ref is None:
+            return 0, ""
+        character = next(c for c in game.characters if c.key == target.id)
+        size = int(character.view(ruleset, game.live_of(character)).read(ref))
+        rolled = pool.soak is None or pool.soak.roll
+    if size <= 0:
+        return 0, ""
+    if not rolled:
+        return size, f", soak {size}"
+    faces = dice.roll(size, _die_sides(ruleset))
+    soaked = sum(1 for face in faces if face >= pool.damage_target)
+    return soaked, f", soak {_faces(faces)} = {soaked}"
+
+
+def _die_sides(ruleset: Ruleset) -> int:
+    resolution = ruleset.definition.resolution
+    return resolution.die.sides if isinstance(resolution, DicePool) else 6
+
+
+def _conditions_after(
+    game: StateReads, ruleset: Ruleset, target: Combatant, applies: tuple[str, ...]
+) -> None:
+    """A landed blow's conditions onto a party member's sheet, and the ones that end on damage
+    taken off."""
+    if target.side != "party":
+        return
+    combat = ruleset.definition.combat
+    assert combat is not None
+    character = next(c for c in game.characters if c.key == target.id)
+    live = game.live_of(character)
+    ending = {r.condition for r in combat.conditions or () if "ends-on-damage" in r.effects}
+    for condition in live.conditions:
+        if condition in ending:
+            live = live.with_condition(condition, False)
+    for condition in applies:
+        if condition in ruleset.index.conditions:
+            live = live.with_condition(condition, True)
+    if live is not game.live_of(character):
+        game.with_live(character.key, live)
+
+
+def _faces(faces: list[int]) -> str:
+    """Dice as they fell, in parentheses (a receipt's value holds no square brackets)."""
+    return "(" + " ".join(map(str, faces)) + ")"
+
+
+def _number(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value)

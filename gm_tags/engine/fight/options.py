@@ -1,0 +1,205 @@
+"""The options of whoever acts: the only place a fight's legality lives. A party member's come from
+the sheet (a row of each list `combat.attacks` names, a row of each list `combat.abilities` names,
+a heal, ending the turn); an opponent's from its stat block's actions. Each attack carries what a
+blow with it is built from, read off the sheet as it stands (FT-7: `resolution.adjust` for the
+ability it rolls with, and the entries for every roll).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ...checks.effects import check_sources
+from ...checks.run import adjust_for
+from ...ruleset.checks_combat import parse_dice
+from ...ruleset.combat import AttackSource, Combat
+from ...ruleset.loader import Ruleset
+from ...sheet.build import cell, list_rows
+from ...sheet.character import Character, SheetView
+from ...state import StateReads
+from .encounter import Combatant
+
+Kind = Literal["attack", "ability", "heal", "end-turn"]
+
+
+@dataclass(frozen=True)
+class Strike:
+    """What one blow is built from. `to_hit` is a modifier on a sum, or the dice of a pool."""
+
+    to_hit: int
+    dice: tuple[int, int, int]
+    damage_bonus: int = 0
+    damage_type: str | None = None
+    auto_hit: bool = False
+    applies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+    kind: Kind
+    budget: str | None
+    left: bool = True
+    strike: Strike | None = None
+
+
+def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    combat = ruleset.definition.combat
+    budgets = {b.id: b.count for b in combat.economy.budgets}
+    first = combat.economy.budgets[0].id
+
+    def left(budget: str | None) -> bool:
+        return budget is None or spent.get(budget, 0) < budgets.get(budget, 1)
+
+    found: list[Option] = []
+    if combatant.side == "enemy":
+        for action in (combatant.block or {}).get("actions") or ():
+            strike = _creature_strike(action)
+            if strike is None:
+                continue
+            budget = action.get("budget") or first
+            name = str(action.get("name") or action.get("id"))
+            found.append(Option(str(action["id"]), name, "attack", budget, left(budget), strike))
+    else:
+        character = next(c for c in game.characters if c.key == combatant.id)
+        view = character.view(ruleset, game.live_of(character))
+        for position, source in enumerate(combat.attacks or ()):
+            for row_at, row, label in _rows(ruleset, character, source.list_, source.name):
+                strike = _sheet_strike(ruleset, combat, view, source, row)
+                if strike is not None:
+                    option_id = f"attack:{position}:{row_at}"
+                    found.append(
+                        Option(
+                            option_id, label, "attack", source.budget, left(source.budget), strike
+                        )
+                    )
+        for position, ability in enumerate(combat.abilities or ()):
+            name_column = _name_column(ruleset, ability.list_)
+            for row_at, _, label in _rows(ruleset, character, ability.list_, name_column):
+                option_id = f"ability:{position}:{row_at}"
+                found.append(
+                    Option(option_id, label, "ability", ability.budget, left(ability.budget))
+                )
+        found.append(Option("heal", "Heal", "heal", first, left(first)))
+    found.append(Option("end-turn", "End the turn", "end-turn", None))
+    return found
+
+
+def _rows(
+    ruleset: Ruleset, character: Character, list_id: str, name_column: str | None
+) -> list[tuple[int, Mapping[str, Any], str]]:
+    sheet_list = ruleset.index.lists.get(list_id)
+    if sheet_list is None:
+        return []
+    columns = {column.id: column for column in sheet_list.columns}
+    rows = []
+    for at, row in enumerate(list_rows(sheet_list, character.build)):
+        name = cell(columns[name_column], row) if name_column in columns else None
+        if isinstance(name, str) and name.strip():
+            rows.append((at, row, name.strip()))
+    return rows
+
+
+def _name_column(ruleset: Ruleset, list_id: str) -> str | None:
+    sheet_list = ruleset.index.lists.get(list_id)
+    if sheet_list is None:
+        return None
+    return next((c.id for c in sheet_list.columns if c.type == "text"), None)
+
+
+def _sheet_strike(
+    ruleset: Ruleset, combat: Combat, view: SheetView, source: AttackSource, row: Mapping[str, Any]
+) -> Strike | None:
+    """A blow with one row of an attack list: None for a row whose dice are no dice (rope)."""
+    dice = parse_dice(row.get(source.damage.dice.column))
+    if dice is None:
+        return None
+    index = ruleset.index
+    to_hit, abilities = 0, set()
+    hit = source.to_hit
+    if hit.ability is not None and (ability := row.get(hit.ability.column)) in index.abilities:
+        to_hit += int(view[("abilityMod", ability)])
+        abilities.add(str(ability))
+    if hit.skill is not None and (skill := row.get(hit.skill.column)) in index.skills:
+        # A skill beside an ability adds its own part: its number less its ability's.
+        own = index.skills[skill].ability
+        to_hit += int(view[("skillMod", skill)])
+        if own is not None and own in index.abilities:
+            to_hit -= int(view[("abilityMod", own)])
+            abilities.add(own)
+    if hit.proficiency is not None and row.get(hit.proficiency.column) is True:
+        proficiency = ruleset.definition.resolution.proficiency
+        if proficiency is not None:
+            to_hit += int(view.read(proficiency.bonus))
+    if hit.bonus is not None:
+        to_hit += _number(row.get(hit.bonus.column))
+    to_hit += penalty(ruleset, view) + adjust(ruleset, view, abilities)
+    to_hit += modifiers(ruleset, view, "attacks")
+    bonus = dice[2]
+    damage = source.damage
+    if (
+        damage.ability is not None
+        and (ability := row.get(damage.ability.column)) in index.abilities
+    ):
+        bonus += int(view[("abilityMod", ability)])
+    if damage.bonus is not None:
+        bonus += _number(row.get(damage.bonus.column))
+    damage_type = row.get(damage.type.column) if damage.type is not None else None
+    kind = str(damage_type) if isinstance(damage_type, str) and damage_type else None
+    return Strike(to_hit, (dice[0], dice[1], 0), bonus, kind)
+
+
+def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
+    damage = action.get("damage")
+    if not isinstance(damage, Mapping):
+        return None
+    dice = parse_dice(damage.get("dice")) if damage.get("dice") else (0, 0, 0)
+    if dice is None:
+        return None
+    flat = dice[2] + _number(damage.get("flat"))
+    for extra in damage.get("plus") or ():
+        if isinstance(extra, Mapping):
+            more = parse_dice(extra.get("dice")) if extra.get("dice") else (0, 0, 0)
+            flat += _number(extra.get("flat")) + (more[2] if more else 0)
+    applies = tuple(
+        str(a["condition"])
+        for a in action.get("applies") or ()
+        if isinstance(a, Mapping) and isinstance(a.get("condition"), str)
+    )
+    kind = damage.get("type") if isinstance(damage.get("type"), str) else None
+    to_hit = _number(action.get("toHit"))
+    return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, action.get("autoHit") is True, applies)
+
+
+def penalty(ruleset: Ruleset, view: SheetView) -> int:
+    """The wound penalty in force, as a check takes it (`resolution.penaltyFrom`)."""
+    track = ruleset.definition.resolution.penalty_from
+    return 0 if track is None else int(view[("liveTrack", track, "penalty")])
+
+
+def adjust(ruleset: Ruleset, view: SheetView, abilities: set[str]) -> int:
+    """FT-7: `resolution.adjust` on a roll the fight builds from a sheet, as a check takes it:
+    the entries for the abilities it rolls with, and the entries for every roll."""
+    return adjust_for(ruleset, view, view.character, frozenset(abilities))
+
+
+def modifiers(ruleset: Ruleset, view: SheetView, to: str) -> int:
+    """The flat modifiers `to` attacks or defense of what the character suffers now: the
+    conditions on the sheet and the levels reached, the same sources a check reads."""
+    return sum(
+        int(modifier.flat or 0)
+        for source in check_sources(ruleset, view, view.live)
+        for modifier in source.parts.modifiers or ()
+        if modifier.to == to
+    )
+
+
+def _number(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value)

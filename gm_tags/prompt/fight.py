@@ -1,0 +1,110 @@
+"""The fight section of the per-turn reminder (`docs/fights.md`): while no fight runs, how to
+begin one and whom it may be against; while one runs, the commands that apply and a fight block
+(round, order and whose turn, every side's health, conditions, budgets left, the options of the
+side to act, and what happened lately). A ruleset without a `combat` block gets nothing.
+"""
+
+from __future__ import annotations
+
+from ..engine.fight.encounter import Combatant, Encounter
+from ..engine.fight.health import health_of
+from ..engine.fight.options import options_for
+from ..engine.fight.run import gm_plays, whose_turn
+from ..ruleset.combat import Combat
+from ..ruleset.loader import Ruleset
+from ..state import GameState
+from .text import safe
+
+# The names the begin line lists (the bestiary first, then the tiers).
+MOST_NAMED = 12
+
+
+def fight_section(game: GameState) -> str:
+    ruleset = game.ruleset
+    combat = ruleset.definition.combat if ruleset is not None else None
+    if ruleset is None or combat is None:
+        return ""
+    if game.fight is None:
+        return "\n".join(_begin_lines(ruleset, combat))
+    return "\n".join([*_running_lines(), *_block(game, game.fight)])
+
+
+def _begin_lines(ruleset: Ruleset, combat: Combat) -> list[str]:
+    names = [
+        f"{safe(entry.label)} ({entry.id})"
+        for catalog in ruleset.definition.catalogs or ()
+        if catalog.holds == "creatures"
+        for entry in catalog.entries or ()
+        if entry.creature is not None
+    ]
+    tiers = [f"{safe(t.label)} ({t.id})" for t in (combat.threat.tiers if combat.threat else ())]
+    lines = [
+        "Fights run by these rules: the engine rolls every die and keeps every number.",
+        '- Begin one: [fight: op="begin" against="name, name"] (each a creature or a threat '
+        'tier; boss="name" for one you may play yourself).',
+    ]
+    if names:
+        lines.append("Creatures: " + ", ".join(names[:MOST_NAMED]) + ".")
+    if tiers:
+        lines.append("Threat tiers: " + ", ".join(tiers[:MOST_NAMED]) + ".")
+    return lines
+
+
+def _running_lines() -> list[str]:
+    return [
+        "A fight runs. Only whoever is on turn acts, with one of the options listed for them:",
+        '- Attack: [fight: op="attack" who="Name" target="Name" with="option"]',
+        '- Heal: [fight: op="heal" who="Name" target="Name" amount="3"] (on a wound track it '
+        "clears the lightest mark)",
+        '- Pass the turn: [fight: op="next"] (the engine then plays the opponents it plays)',
+        '- End it: [fight: op="end"] (what it cost stays on the sheets)',
+        "Leave result, now and reason out: the engine writes them.",
+    ]
+
+
+def _block(game: GameState, fight: Encounter) -> list[str]:
+    lines = ["<fight>", safe(whose_turn(game, fight)).capitalize() + "."]
+    order = []
+    for position, member_id in enumerate(fight.order):
+        member = fight.get(member_id)
+        mark = "> " if position == fight.turn else ""
+        order.append(mark + _member(game, member))
+    lines.append("Order: " + "; ".join(order) + ".")
+    actor = fight.actor
+    if actor.side == "party" or gm_plays(game, actor):
+        offered = [
+            f"{safe(o.label)} ({o.id})"
+            for o in options_for(game, actor, actor.spent)
+            if o.left and o.kind != "end-turn"
+        ]
+        lines.append(
+            f"{safe(actor.name)} may: " + (", ".join(offered) or "nothing; pass the turn") + "."
+        )
+        lines.append(_budgets(game, actor))
+    if fight.log:
+        lines.append("Lately: " + " | ".join(safe(line, 300) for line in fight.log[-4:]))
+    lines.append("</fight>")
+    return lines
+
+
+def _member(game: GameState, member: Combatant) -> str:
+    health = health_of(game, member)
+    words = f"{safe(member.name)} {health.text}" + (" down" if health.value <= 0 else "")
+    if member.side == "party":
+        character = next(c for c in game.characters if c.key == member.id)
+        on = game.live_of(character).conditions
+        labels = (
+            [c.label for c in game.ruleset.definition.sheet.live.conditions if c.id in on]
+            if game.ruleset
+            else []
+        )
+        if labels:
+            words += " (" + ", ".join(safe(label) for label in labels) + ")"
+    return words
+
+
+def _budgets(game: GameState, actor: Combatant) -> str:
+    assert game.ruleset is not None and game.ruleset.definition.combat is not None
+    budgets = game.ruleset.definition.combat.economy.budgets
+    left = [f"{safe(b.label)} {b.count - actor.spent.get(b.id, 0)}/{b.count}" for b in budgets]
+    return "Budgets left: " + ", ".join(left) + "."

@@ -1,0 +1,120 @@
+"""A dice-pool fight on a wound track, Gravewatch's: a warden with a nail against a dread. The
+to-hit is a pool, each success past the defense adds a damage die, soak is Sinew for knocks and
+nothing for tears, per-point damage marks the harm track, and a full track is down."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from gm_tags import Game, Ruleset
+from gm_tags.reasons import Reason
+from tests.fights.conftest import WARDEN, played
+
+
+@pytest.fixture
+def game(gravewatch: Ruleset) -> Game:
+    return Game.new(gravewatch, {"Wren": WARDEN})
+
+
+def _marks(game: Game) -> tuple[str, ...]:
+    return game.live_of(game.character("Wren")).wounds["harm"].marks
+
+
+BEGIN = '[fight: op="begin" against="hollow-warden"]'
+
+
+@pytest.mark.spec("FT-1", "WT-17")
+def test_a_nail_against_a_dread_worked_through(game: Game, snapshot: SnapshotAssertion) -> None:
+    # Initiative: Wren 9 + Nerve 2 = 11, the warden 1 + 2 = 3, so Wren acts first.
+    # The nail: Sinew 3 and Wrestle 2 throw five dice against 7; four successes meet defense 2
+    # and add two damage dice to its one; three dice against 6 make 2; the dread soaks tears with
+    # its one die for all harm (4: nothing).
+    receipts: list[str] = []
+    turn = played(
+        game,
+        f'{BEGIN} [fight: op="attack" who="Wren" with="Nail"]',
+        *(9, 1),
+        *(9, 9, 8, 7, 2),
+        *(10, 6, 3),
+        4,
+    )
+    begin, attack = turn.receipts
+    receipts += [r.tag for r in turn.receipts]
+    assert begin.now is not None and "round 1, Wren to act" in begin.now
+    assert attack.now is not None
+    assert "(9 9 8 7 2) vs 7 = 4 vs defense 2 (+2 dice)" in attack.now
+    assert "damage (10 6 3) vs 6 = 2, soak (4) = 0, dealt 2; Hollow warden 4/6" in attack.now
+    fight = turn.game.fight
+    assert fight is not None and fight.get("hollow-warden").health == 4
+    # The dread's turn, played by the engine: its cold grip throws six dice (three successes,
+    # two past Wren's defense of 1: four damage dice), blunt harm is a knock, and Wren soaks
+    # knocks with Sinew's three dice. Two points land as two marks (per-point), and the grip
+    # leaves Wren rattled. Round 2's initiative puts the dread first; its grip misses.
+    turn = played(
+        turn.game,
+        '[fight: op="next"]',
+        *(7, 8, 9, 1, 1, 1),
+        *(6, 6, 6, 1),
+        *(6, 1, 1),
+        *(5, 9),
+        *(1, 1, 1, 1, 1, 1),
+    )
+    receipts += [r.tag for r in turn.receipts]
+    assert _marks(turn.game) == ("knock", "knock")
+    assert "rattled" in turn.game.live_of(turn.game.character("Wren")).conditions
+    assert turn.receipts[0].now is not None and turn.receipts[0].now.endswith("Wren to act")
+    # WT-17: the fight reads the track as the levels left.
+    assert "> Wren 2/4 (Rattled)" in turn.game.reminder()
+    # Rattled takes a die off and Winded's penalty another: three dice.
+    turn = played(turn.game, '[fight: op="attack" with="nail"]', *(10, 10, 10), *(9, 9), 2)
+    assert "(10 10 10) vs 7 = 3 vs defense 2 (+1 dice)" in (turn.receipts[0].now or "")
+    assert turn.game.to_document()["rulesetLive"]["wren"]["wounds"]["harm"] == {
+        "marks": ["knock", "knock"]
+    }
+    receipts += [r.tag for r in turn.receipts]
+    assert receipts == snapshot
+
+
+@pytest.mark.spec("FT-2", "WT-17")
+def test_a_full_track_is_down_and_the_fight_is_lost(gravewatch: Ruleset) -> None:
+    game = Game.new(gravewatch, {"Wren": WARDEN})
+    game = played(game, '[sheet: who="Wren" op="damage" track="harm" kind="tear" amount="3"]').game
+    # The dread wins initiative and its grip lands three points past a soak that takes nothing.
+    turn = played(
+        game,
+        BEGIN,
+        *(1, 10),
+        *(10, 10, 1, 1, 1, 1),
+        *(6, 6, 1),
+        *(1, 1, 1),
+    )
+    assert len(_marks(turn.game)) == 4
+    fight = turn.game.fight
+    assert fight is not None and fight.outcome == "defeat"
+    assert "Wren 0/4 down" in turn.game.reminder()
+    refused = played(turn.game, '[fight: op="attack" with="Nail"]')
+    assert refused.receipts[0].reason is Reason.FIGHT_OVER
+
+
+@pytest.mark.spec("FT-4")
+def test_healing_in_a_fight_clears_the_lightest_mark_of_any_kind(game: Game) -> None:
+    game = played(
+        game,
+        '[sheet: who="Wren" op="damage" track="harm" kind="tear" amount="1"] '
+        '[sheet: who="Wren" op="damage" track="harm" kind="knock" amount="1"]',
+    ).game
+    turn = played(game, f'{BEGIN} [fight: op="heal" target="Wren"]', 9, 1)
+    assert turn.receipts[1].ok, turn.receipts[1].detail
+    assert _marks(turn.game) == ("tear",)
+    again = played(turn.game, '[fight: op="heal" target="Wren"]')
+    assert again.receipts[0].reason is Reason.NO_BUDGET
+
+
+def test_nothing_soaks_a_tear(game: Game) -> None:
+    # The rats win initiative (1 + 2 against 10 + 3) and gnaw: two successes, one past Wren's
+    # defense, so two damage dice; tearing harm is a tear, which no dice soak (a soak die thrown
+    # here would run the script out).
+    turn = played(game, '[fight: op="begin" against="grave-rats"]', 1, 10, *(10, 10, 1, 1, 1), 6, 6)
+    assert _marks(turn.game) == ("tear", "tear")
+    assert "dealt 2" in (turn.receipts[0].now or "")
