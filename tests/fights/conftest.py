@@ -7,8 +7,8 @@ from typing import Any
 
 from gm_tags import Game
 from gm_tags.dice import Dice
-from gm_tags.ruleset.loader import Ruleset, validate
 from gm_tags.pipeline import Turn
+from gm_tags.ruleset.loader import Ruleset, validate
 from tests.conftest import FIXTURES
 
 REFERENCE = FIXTURES / "rulesets" / "reference"
