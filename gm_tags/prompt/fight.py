@@ -63,7 +63,8 @@ def _running_lines() -> list[str]:
 
 
 def _block(game: GameState, fight: Encounter) -> list[str]:
-    lines = ["<fight>", safe(whose_turn(game, fight)).capitalize() + "."]
+    turn = safe(whose_turn(game, fight))
+    lines = ["<fight>", turn[:1].upper() + turn[1:] + "."]
     order = []
     for position, member_id in enumerate(fight.order):
         member = fight.get(member_id)

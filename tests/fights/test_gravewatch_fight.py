@@ -63,7 +63,9 @@ def test_a_nail_against_a_dread_worked_through(game: Game, snapshot: SnapshotAss
     receipts += [r.tag for r in turn.receipts]
     assert _marks(turn.game) == ("knock", "knock")
     assert "rattled" in turn.game.live_of(turn.game.character("Wren")).conditions
-    assert turn.receipts[0].now is not None and turn.receipts[0].now.endswith("Wren to act")
+    assert turn.receipts[0].now is not None and turn.receipts[0].now.startswith(
+        "round 2, Wren to act"
+    )
     # WT-17: the fight reads the track as the levels left.
     assert "> Wren 2/4 (Rattled)" in turn.game.reminder()
     # Rattled takes a die off and Winded's penalty another: three dice.

@@ -43,12 +43,12 @@ def strike(
         assert isinstance(resolution, DicePool)
         landed, extra, words = _pool_to_hit(resolution, blow, defense, dice)
         if not landed:
-            return Blow(target, head + words + ": miss", False, head + "miss")
+            return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _pool_damage(combat, blow, extra, dice)
     else:
         landed, critical, words = _sum_to_hit(combat, blow, defense, dice)
         if not landed:
-            return Blow(target, head + words + ": miss", False, head + "miss")
+            return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _sum_damage(combat, blow, critical, dice)
     words += ": critical" if combat.kind != "dice-pool" and critical else ": hit"
     kind = damage_kind(combat, blow.damage_type)
@@ -62,7 +62,7 @@ def strike(
         _conditions_after(game, ruleset, changed, blow.applies)
     left = hurt_by.now + (" (down)" if hurt_by.down else "")
     parts.append(left)
-    return Blow(changed, "; ".join(parts), hurt_by.down, f"{head}dealt {dealt}, {left}")
+    return Blow(changed, "; ".join(parts), hurt_by.down, f"{head}{words}, dealt {dealt}; {left}")
 
 
 def defense_of(game: StateReads, target: Combatant) -> int:

@@ -41,7 +41,7 @@ def opponents(
                 id=key if suffix == 1 else f"{key}-{suffix}",
                 name=label if suffix == 1 else f"{label} {suffix}",
                 side="enemy",
-                boss=name.casefold() in boss_keys or key in boss_keys,
+                boss=bool({name.casefold(), key, label.casefold()} & boss_keys),
                 health=health,
                 most=health,
                 block=MappingProxyType(block),

@@ -49,7 +49,7 @@ def run_fight(command: FightCommand, game: StateReads, dice: Dice) -> Outcome:
         fight = advance(game, combat, fight, dice, lines)
         fight = _engine_turns(game, fight, combat, dice, lines)
         game.with_fight(fight)
-        return Outcome(now="; ".join([*lines, whose_turn(game, fight)]))
+        return Outcome(now="; ".join([whose_turn(game, fight), *lines]))
     if fight.outcome is not None:
         return Outcome.refused(Reason.FIGHT_OVER, f"the fight is over ({fight.outcome}); end it")
     return _act(command, game, fight, dice)
@@ -75,7 +75,7 @@ def _begin(command: FightCommand, game: StateReads, combat: Combat, dice: Dice) 
     lines = [f"round 1: {line}"]
     fight = _engine_turns(game, fight.logged(*lines), combat, dice, lines)
     game.with_fight(fight)
-    return Outcome(now="; ".join([*lines, whose_turn(game, fight)]))
+    return Outcome(now="; ".join([whose_turn(game, fight), *lines]))
 
 
 def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) -> Outcome:

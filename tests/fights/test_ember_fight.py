@@ -1,0 +1,155 @@
+"""An attack-against-defense fight on a pool, Ember Roads': two six-sided dice plus the stat a
+piece of gear swings with, against a Guard, on the Grit pool, with one action a turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from gm_tags import Game, Ruleset
+from gm_tags.reasons import Reason
+from tests.fights.conftest import TRAVELLER, played, variant
+
+
+@pytest.fixture
+def game(ember: Ruleset) -> Game:
+    return Game.new(ember, {"Juno": TRAVELLER})
+
+
+def _grit(game: Game) -> int:
+    return int(game.read("Juno", {"livePool": "grit"}))
+
+
+def test_a_road_axe_against_a_rust_jackal_worked_through(
+    game: Game, snapshot: SnapshotAssertion
+) -> None:
+    receipts: list[str] = []
+    # The jackal's 3d6 health (12), then initiative: Juno 5 + 5 + Wits 1 = 11, the jackal 1 + 1
+    # + 1 = 3. The axe: 6 + 3 + Brawn 2 = 11 against its defense 6; 4 + Brawn 2 = 6 cut.
+    turn = played(
+        game,
+        '[fight: op="begin" against="Rust Jackal"] [fight: op="attack" with="Road axe"] '
+        '[fight: op="attack" with="Road axe"]',
+        *(4, 4, 4),
+        *(5, 5, 1, 1),
+        *(6, 3),
+        4,
+    )
+    receipts += [r.tag for r in turn.receipts]
+    _, axe, again = turn.receipts
+    assert axe.now is not None and "(6 3) +2 = 11 vs defense 6: hit" in axe.now
+    assert "Rust Jackal 6/12" in axe.now
+    # One thing to do a turn: the second swing is refused and changes nothing.
+    assert again.reason is Reason.NO_BUDGET
+    # The jackal's bite, played by the engine: 3 + 3 + 2 = 8 against Juno's Guard of 7, and
+    # 5 + 1 (its rust) off the Grit pool through the sheet's own damage.
+    turn = played(turn.game, '[fight: op="next"]', *(3, 3), 5)
+    receipts += [r.tag for r in turn.receipts]
+    assert _grit(turn.game) == 2
+    assert turn.game.to_document()["rulesetLive"]["juno"]["pools"]["grit"]["value"] == 2
+    turn = played(turn.game, '[fight: op="attack" with="Road axe"]', *(6, 6), 6)
+    receipts += [r.tag for r in turn.receipts]
+    fight = turn.game.fight
+    assert fight is not None and fight.outcome == "victory"
+    turn = played(turn.game, '[fight: op="end"]')
+    receipts += [r.tag for r in turn.receipts]
+    assert turn.game.fight is None and _grit(turn.game) == 2
+    assert receipts == snapshot
+
+
+@pytest.mark.spec("FT-6")
+def test_resistance_immunity_and_vulnerability_work_on_pool_health(ember: Ruleset) -> None:
+    def edit(document: dict[str, Any]) -> None:
+        wader = document["catalogs"][1]["entries"][2]["creature"]
+        wader["immune"] = ["crush"]
+
+    ruleset = variant("ember-roads", edit)
+    build = {
+        **TRAVELLER,
+        "lists": {
+            "gear": [
+                *TRAVELLER["lists"]["gear"],
+                {"name": "Torch", "swing": "brawn", "damage": "1d4", "harm": "Burn"},
+            ]
+        },
+    }
+    game = Game.new(ruleset, {"Juno": build})
+    # The wader's 4d8 + 4 health (8); Juno wins initiative.
+    turn = played(
+        game,
+        '[fight: op="begin" against="glass-wader"] [fight: op="attack" with="Road axe"]',
+        *(1, 1, 1, 1),
+        *(6, 6, 1, 1),
+        *(6, 6),
+        6,
+    )
+    assert "resists cut: 4" in (turn.receipts[1].now or "")
+    fight = turn.game.fight
+    assert fight is not None and fight.get("glass-wader").health == 4
+    # Its sweep misses; then a torch (Burn, matched without case) is doubled and a sling
+    # (crush) is nothing.
+    turn = played(turn.game, '[fight: op="next"] [fight: op="attack" with="torch"]', 1, 1, 6, 6, 1)
+    assert "vulnerable to Burn: 6" in (turn.receipts[1].now or "")
+    assert turn.game.fight is not None and turn.game.fight.outcome == "victory"
+    immune = played(
+        game,
+        '[fight: op="begin" against="glass-wader"] [fight: op="attack" with="sling"]',
+        *(1, 1, 1, 1),
+        *(6, 6, 1, 1),
+        *(6, 6),
+        4,
+    )
+    assert "immune to crush: 0" in (immune.receipts[1].now or "")
+
+
+@pytest.mark.spec("FT-7")
+def test_adjust_rides_on_every_roll_built_from_the_sheet_by_its_ability(game: Game) -> None:
+    reckless = played(game, '[sheet: who="Juno" op="state" state="stance" value="reckless"]').game
+    begin = '[fight: op="begin" against="rust-jackal"]'
+    # Reckless adds two to every Brawn roll: the axe (Brawn) throws +4, the sling (Wits) +1.
+    axe = played(
+        reckless, f'{begin} [fight: op="attack" with="Road axe"]', 4, 4, 4, 5, 5, 1, 1, 1, 1, 1
+    )
+    assert "(1 1) +4 = 6 vs defense 6: hit" in (axe.receipts[1].now or "")
+    sling = played(
+        reckless, f'{begin} [fight: op="attack" with="Sling"]', 4, 4, 4, 5, 5, 1, 1, 1, 1
+    )
+    assert "(1 1) +1 = 3 vs defense 6: miss" in (sling.receipts[1].now or "")
+    # Initiative is read off Wits, so the stance does not move it.
+    assert "Juno 11" in (axe.receipts[0].now or "")
+
+
+@pytest.mark.spec("FT-3")
+def test_on_a_box_track_per_point_names_the_box_and_no_box_puts_them_down(ember: Ruleset) -> None:
+    def on_strain(marks: str) -> Ruleset:
+        def edit(document: dict[str, Any]) -> None:
+            document["combat"]["health"] = {"track": "strain"}
+            document["combat"]["damageKinds"] = {"default": "strain", "marks": marks}
+            # FT-5: temporary points mean nothing on a track, so the entries granting them go.
+            for catalog in document["catalogs"]:
+                for entry in catalog.get("entries", []):
+                    entry.get("mechanics", {}).pop("temporary", None)
+
+        return variant("ember-roads", edit)
+
+    traveller = {**TRAVELLER, "abilities": {"brawn": 2, "wits": 1, "heart": 2}}  # 4 boxes
+    begin = '[fight: op="begin" against="rust-jackal"]'
+    # The jackal goes first and bites for 2 + 1: per-point, the blow lands on box 3.
+    per_point = Game.new(on_strain("per-point"), {"Juno": traveller})
+    turn = played(per_point, begin, 4, 4, 4, 1, 1, 6, 6, 6, 6, 2)
+    assert turn.game.live_of(turn.game.character("Juno")).wounds["strain"].marks == (
+        "",
+        "",
+        "strain",
+    )
+    # Per-blow, the same bite aims at the first box.
+    per_blow = Game.new(on_strain("per-blow"), {"Juno": traveller})
+    turn = played(per_blow, begin, 4, 4, 4, 1, 1, 6, 6, 6, 6, 2)
+    assert turn.game.live_of(turn.game.character("Juno")).wounds["strain"].marks == ("strain",)
+    # A bite for 5 names box 5, which a track of four cannot take: Juno is taken out.
+    turn = played(per_point, begin, 4, 4, 4, 1, 1, 6, 6, 6, 6, 4)
+    assert "taken out" in (turn.receipts[0].now or "")
+    fight = turn.game.fight
+    assert fight is not None and fight.get("juno").down and fight.outcome == "defeat"
