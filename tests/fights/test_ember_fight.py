@@ -153,3 +153,33 @@ def test_on_a_box_track_per_point_names_the_box_and_no_box_puts_them_down(ember:
     assert "taken out" in (turn.receipts[0].now or "")
     fight = turn.game.fight
     assert fight is not None and fight.get("juno").down and fight.outcome == "defeat"
+
+
+def test_a_single_d20_reads_its_natural_faces(ember: Ruleset) -> None:
+    """The 5e shape on these roads: a d20 whose top face is a critical (its damage dice thrown
+    twice) and whose one misses whatever it would have come to."""
+
+    def edit(document: dict[str, Any]) -> None:
+        document["combat"]["attackRoll"] = {
+            "dice": {"count": 1, "sides": 20},
+            "naturals": {"max": "critical", "min": "miss"},
+            "critical": "double-dice",
+        }
+
+    game = Game.new(variant("ember-roads", edit), {"Juno": TRAVELLER})
+    begin = '[fight: op="begin" against="rust-jackal"] [fight: op="attack" with="Road axe"]'
+    critical = played(game, begin, 4, 4, 4, 6, 6, 1, 1, 20, 3, 4)
+    assert "(20) +2 = 22 vs defense 6: critical; damage (3 4) +2 = 9" in (
+        critical.receipts[1].now or ""
+    )
+
+    # A one misses even where its total (3) beats the defense (a jackal of defense 2), and no
+    # damage die is thrown for it.
+    def weak(document: dict[str, Any]) -> None:
+        edit(document)
+        document["catalogs"][1]["entries"][1]["creature"]["defense"] = 2
+
+    fumble = played(
+        Game.new(variant("ember-roads", weak), {"Juno": TRAVELLER}), begin, 4, 4, 4, 6, 6, 1, 1, 1
+    )
+    assert "(1) +2 = 3 vs defense 2: miss" in (fumble.receipts[1].now or "")
