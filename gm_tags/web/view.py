@@ -1,14 +1,17 @@
 """What the play page shows of a chat, as JSON: every character's sheet as the page describes it
 (fields and derived values under their section headings, pools as current/max, wound tracks as
 boxes with each mark's kind and the penalty in force, states with their pickers, conditions and
-notes), the clocks, the party sheet with its revision, the latest reply with its receipts and
-swipes, and the text fields a character builder offers suggestion chips for."""
+notes), the clocks, the fight that runs (round, whose turn, every side's health, what happened
+lately), the party sheet with its revision, the latest reply with its receipts and swipes, and
+the text fields a character builder offers suggestion chips for."""
 
 from __future__ import annotations
 
 from types import MappingProxyType
 from typing import Any
 
+from ..engine.fight.health import health_of
+from ..engine.fight.run import whose_turn
 from ..engine.pools import pools_of
 from ..engine.wounds import wound_track
 from ..game import Game
@@ -33,9 +36,37 @@ def chat_view(chat_id: str, chat: Chat, revision: int) -> dict[str, Any]:
             {"name": c.name, "filled": c.filled, "size": c.size, "done": c.done}
             for c in game.clocks
         ],
+        "fight": _fight(game),
         "party": _party(game),
         "last": _last(chat),
         "builder": _builder(game.ruleset),
+    }
+
+
+def _fight(game: Game) -> dict[str, Any] | None:
+    fight = game.fight
+    if fight is None:
+        return None
+    members = []
+    for position, member_id in enumerate(fight.order):
+        member = fight.get(member_id)
+        health = health_of(game, member)
+        members.append(
+            {
+                "name": member.name,
+                "side": member.side,
+                "health": health.value,
+                "max": health.most,
+                "down": health.value <= 0,
+                "acting": position == fight.turn,
+            }
+        )
+    return {
+        "round": fight.round,
+        "turn": whose_turn(game, fight),
+        "outcome": fight.outcome,
+        "members": members,
+        "log": list(fight.log[-6:]),
     }
 
 

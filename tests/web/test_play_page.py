@@ -79,6 +79,23 @@ def test_a_reply_posted_on_the_page_shows_its_receipts_and_moves_the_clock(
     assert "done" in done.get_attribute("class")
 
 
+def test_a_fight_begun_in_a_reply_shows_its_order_health_and_turn(
+    browser: Any, server: Server
+) -> None:
+    chat_id = new_chat(server, "ember")
+    opened(browser, server, chat_id)
+    assert not css(browser, "#fight .combatant")
+    post_reply(browser, 'A moth drifts in. [fight: op="begin" against="cinder-moth"]')
+    wait_for(browser, lambda d: css(d, "#fight .combatant"))
+    names = {c.get_attribute("data-name") for c in css(browser, "#fight .combatant")}
+    assert names == {"Mira Ashdown", "Tobin Vell", "灯里", "Cinder Moth"}
+    assert len(css(browser, "#fight .combatant.acting")) == 1
+    assert css(browser, '#fight .combatant[data-name="Cinder Moth"] .combatant-health')[
+        0
+    ].text.endswith("/6")
+    assert "round" in css(browser, "#fight .fight-turn")[0].text
+
+
 def test_a_click_on_a_clear_box_of_an_indexed_track_marks_it(browser: Any, server: Server) -> None:
     chat_id = new_chat(server, "ember")
     opened(browser, server, chat_id)

@@ -41,6 +41,7 @@ async function refresh() {
 function draw(view) {
   drawStory(view.last);
   drawClocks(view.clocks);
+  drawFight(view.fight);
   drawParty(view.party);
   drawSheets(view.characters);
   drawBuilder(view.builder);
@@ -94,6 +95,19 @@ function drawClocks(clocks) {
   list.replaceChildren(...clocks.map((clock) => el("li", { class: clock.done ? "clock done" : "clock", "data-name": clock.name },
     clockCircle(clock), el("div", { class: "clock-name" }, clock.name), el("div", { class: "clock-fill" }, `${clock.filled}/${clock.size}`))));
   if (!clocks.length) list.append(el("li", {}, "No clocks."));
+}
+
+function drawFight(fight) {
+  const holder = document.getElementById("fight");
+  holder.replaceChildren();
+  if (!fight) return;
+  holder.append(el("h2", {}, `Fight, round ${fight.round}`), el("p", { class: "fight-turn" }, fight.turn));
+  holder.append(el("ol", { class: "fight-order" }, ...fight.members.map((member) => el("li", {
+    class: ["combatant", member.side, member.down ? "down" : "", member.acting ? "acting" : ""].join(" ").trim(),
+    "data-name": member.name,
+  }, el("span", { class: "combatant-name" }, member.name), " ",
+     el("span", { class: "combatant-health" }, `${member.health}/${member.max}`)))));
+  if (fight.log.length) holder.append(el("ul", { class: "fight-log" }, ...fight.log.map((line) => el("li", {}, line))));
 }
 
 function drawParty(party) {
