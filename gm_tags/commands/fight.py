@@ -4,6 +4,7 @@ to ask for one known op with the attributes that op reads."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..parse import Tag
@@ -21,6 +22,7 @@ _READS = {
     "end": (),
 }
 NAME_LIMIT = 400
+_BETWEEN_NAMES = re.compile(r",(?![^()]*\))")
 AMOUNT_LIMIT = 999
 
 
@@ -83,4 +85,5 @@ def bind_fight(tag: Tag) -> FightCommand | Refused:
 
 
 def _names(text: str) -> tuple[str, ...]:
-    return tuple(name.strip() for name in text.split(",") if name.strip())[:12]
+    """The comma-separated names, a comma inside parentheses (a stat block's) not splitting."""
+    return tuple(name.strip() for name in _BETWEEN_NAMES.split(text) if name.strip())[:12]

@@ -40,8 +40,9 @@ def _begin_lines(ruleset: Ruleset, combat: Combat) -> list[str]:
     tiers = [f"{safe(t.label)} ({t.id})" for t in (combat.threat.tiers if combat.threat else ())]
     lines = [
         "Fights run by these rules: the engine rolls every die and keeps every number.",
-        '- Begin one: [fight: op="begin" against="name, name"] (each a creature or a threat '
-        'tier; boss="name" for one you may play yourself).',
+        '- Begin one: [fight: op="begin" against="name, name"] (each a creature, a threat tier, '
+        'or your own "Name (tier, health N, damage N)"; boss="name" for one you may play '
+        "yourself).",
     ]
     if names:
         lines.append("Creatures: " + ", ".join(names[:MOST_NAMED]) + ".")

@@ -183,3 +183,22 @@ def test_a_single_d20_reads_its_natural_faces(ember: Ruleset) -> None:
         Game.new(variant("ember-roads", weak), {"Juno": TRAVELLER}), begin, 4, 4, 4, 6, 6, 1, 1, 1
     )
     assert "(1) +2 = 3 vs defense 2: miss" in (fumble.receipts[1].now or "")
+
+
+def test_a_gm_stat_block_is_pulled_onto_the_threat_scale(game: Game) -> None:
+    turn = played(
+        game,
+        '[fight: op="begin" against="Bandit captain (pack, health 99, damage 1), stray"]',
+        *(6, 6, 1, 1, 1, 1),
+    )
+    fight = turn.game.fight
+    assert fight is not None
+    captain = fight.get("bandit-captain")
+    # The pack rung's defense and to-hit; health and damage held within its ranges (8-16, 4-7).
+    assert (captain.name, captain.health, captain.most) == ("Bandit captain", 16, 16)
+    block = captain.block or {}
+    assert block["defense"] == 6 and block["actions"][0]["toHit"] == 1
+    assert block["actions"][0]["damage"] == {"flat": 4}
+    assert fight.get("stray").health == 5
+    unknown = played(game, '[fight: op="begin" against="Bandit captain (legend)"]')
+    assert unknown.receipts[0].reason is Reason.UNKNOWN_OPPONENT

@@ -3,18 +3,24 @@ each a bestiary entry or a threat tier; then initiative, rolled by the engine's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from ...commands.common import integer
 from ...dice import Dice
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import Combat, Creature, ThreatTier
 from ...ruleset.loader import Ruleset
 from ...state import StateReads
+from ...text import unsafe_reason
 from .encounter import Combatant
 from .options import adjust
+
+# A GM's stat block: a name, then its tier and numbers in parentheses.
+_STAT_BLOCK = re.compile(r"(?P<name>[^()]+)\((?P<inside>[^()]*)\)")
 
 
 def opponents(
@@ -51,6 +57,9 @@ def opponents(
 
 
 def _creature(ruleset: Ruleset, combat: Combat, name: str) -> tuple[str, str, Creature] | None:
+    block = _STAT_BLOCK.fullmatch(name.strip())
+    if block is not None:
+        return _stat_block(combat, block["name"].strip(), block["inside"])
     folded = name.strip().casefold()
     for catalog in ruleset.definition.catalogs or ():
         if catalog.holds != "creatures":
@@ -62,6 +71,39 @@ def _creature(ruleset: Ruleset, combat: Combat, name: str) -> tuple[str, str, Cr
         if folded in (tier.id, tier.label.casefold()):
             return tier.id, tier.label, _from_tier(combat, tier)
     return None
+
+
+def _stat_block(combat: Combat, name: str, inside: str) -> tuple[str, str, Creature] | None:
+    """`Bandit captain (dread, health 12, damage 5)`: an opponent the GM names and numbers,
+    pulled onto the threat scale: its tier's defense and to-hit, and its health and damage held
+    within the tier's ranges."""
+    parts = [part.strip() for part in inside.split(",") if part.strip()]
+    tiers = {t.id: t for t in combat.threat.tiers} if combat.threat else {}
+    labels = {t.label.casefold(): t for t in tiers.values()}
+    tier = tiers.get(parts[0].casefold()) or labels.get(parts[0].casefold()) if parts else None
+    if tier is None or not name or len(name) > 80 or unsafe_reason(name):
+        return None
+    asked: dict[str, int] = {}
+    for part in parts[1:]:
+        words = part.split()
+        if len(words) != 2 or words[0].casefold() not in ("health", "damage"):
+            return None
+        number = integer(words[1])
+        if number is None:
+            return None
+        asked[words[0].casefold()] = number
+    creature = _from_tier(combat, tier)
+    health = _within(asked.get("health", sum(tier.health) // 2), tier.health)
+    damage = _within(asked.get("damage", sum(tier.damage_per_round) // 2), tier.damage_per_round)
+    block = creature.model_dump(by_alias=True, exclude_none=True)
+    block["health"] = health
+    block["actions"][0]["damage"] = {"flat": damage}
+    key = "-".join(name.casefold().split())
+    return key, name, Creature.model_validate(block)
+
+
+def _within(value: int, bounds: list[int]) -> int:
+    return max(bounds[0], min(bounds[1], value))
 
 
 def _from_tier(combat: Combat, tier: ThreatTier) -> Creature:
