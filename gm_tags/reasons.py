@@ -34,6 +34,10 @@ class Reason(StrEnum):
     UNKNOWN_FIELD = "unknown-field"
     UNKNOWN_REST = "unknown-rest"
     UNSUPPORTED = "unsupported"
+    # Using what a character has (`use`, `cast`).
+    UNKNOWN_ENTRY = "unknown-entry"
+    AMBIGUOUS_ENTRY = "ambiguous-entry"
+    BAD_POOL = "bad-pool"
     # The stored live state would pass the Engine's bounds (64 characters, 64 KB).
     LIVE_STATE_FULL = "live-state-full"
     # The party sheet.

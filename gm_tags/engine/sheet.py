@@ -19,6 +19,7 @@ from ..commands.sheet import (
     SheetCommand,
     StateCommand,
     TrackCommand,
+    UseCommand,
     WoundCommand,
 )
 from ..names import PARTY
@@ -30,6 +31,7 @@ from ..sheet.live import LiveState
 from ..sheet.plan import plan_for, track_value
 from ..state import StateReads
 from ..text import NOW_LIMIT
+from .entries import find_entry, pay
 from .naming import by_name
 from .outcome import Outcome
 from .pools import find_pool, pools_of, run_pool
@@ -161,6 +163,18 @@ def _note(command: NoteCommand, ruleset: Ruleset, character: Character, live: Li
     return live.with_text(entry.id, text), f"{entry.label}: {text}"
 
 
+def _use(command: UseCommand, ruleset: Ruleset, character: Character, live: LiveState) -> Result:
+    owned = find_entry(ruleset, character, command.name)
+    if isinstance(owned, Outcome):
+        return owned
+    paid = pay(ruleset, character, live, owned, pool=command.pool)
+    if isinstance(paid, Outcome):
+        return paid
+    changed, parts = paid
+    spent = ", ".join(part.now for part in parts)
+    return changed, f"{owned.label}: {spent}" if spent else owned.label
+
+
 def _unsupported(
     command: SheetCommand, ruleset: Ruleset, character: Character, live: LiveState
 ) -> Result:
@@ -180,4 +194,5 @@ _OPS: dict[type[SheetCommand], Op] = {
     StateCommand: _state,
     NoteCommand: _note,
     RestCommand: run_rest,
+    UseCommand: _use,
 }

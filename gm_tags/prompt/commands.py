@@ -75,11 +75,27 @@ def sheet_command_lines(ruleset: Ruleset) -> list[str]:
     rests = ruleset.definition.rests
     if rests:
         lines.append(f'- Rest: [sheet: who="Name" op="rest" rest="{safe(rests[0].label)}"]')
+    usable = _usable(ruleset)
+    if usable is not None:
+        lines.append(
+            f'- Use: [sheet: who="Name" op="use" name="{safe(usable)}"] when a character uses '
+            "something they have; the engine pays its cost, or refuses it whole"
+        )
     lines.append(
         'Leave who out for the player\'s character; who="party" means every character. Never '
         "write result, reason or now: the engine writes them."
     )
     return lines
+
+
+def _usable(ruleset: Ruleset) -> str | None:
+    """The label of the first catalog entry that costs something to use, if the ruleset has one:
+    `use` is taught only where there is something to pay for."""
+    for catalog in ruleset.definition.catalogs or ():
+        for entry in catalog.entries or () if catalog.holds in (None, "rows") else ():
+            if entry.mechanics is not None and entry.mechanics.cost:
+                return entry.label
+    return None
 
 
 def party_command_lines(ruleset: Ruleset) -> list[str]:

@@ -78,7 +78,7 @@ def test_temp_needs_a_pool_that_allows_it(ember: Ruleset) -> None:
         ('op="state" state="stance"', Reason.MALFORMED),
         ('op="note" field="diary" value="x"', Reason.UNKNOWN_FIELD),
         ('op="rest" rest="nap"', Reason.UNKNOWN_REST),
-        ('op="use" name="Last Ember"', Reason.UNSUPPORTED),
+        ('op="use" name="Last Ember"', Reason.UNKNOWN_ENTRY),  # never picked
     ],
 )
 def test_refusals_carry_the_engines_codes_and_change_nothing(
