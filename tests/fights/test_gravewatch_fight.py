@@ -9,7 +9,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from gm_tags import Game, Ruleset
 from gm_tags.reasons import Reason
-from tests.fights.conftest import WARDEN, played
+from tests.fights.conftest import TRAVELLER, WARDEN, played
 
 
 @pytest.fixture
@@ -50,7 +50,8 @@ def test_a_nail_against_a_dread_worked_through(game: Game, snapshot: SnapshotAss
     # The dread's turn, played by the engine: its cold grip throws six dice (three successes,
     # two past Wren's defense of 1: four damage dice), blunt harm is a knock, and Wren soaks
     # knocks with Sinew's three dice. Two points land as two marks (per-point), and the grip
-    # leaves Wren rattled. Round 2's initiative puts the dread first; its grip misses.
+    # leaves Wren rattled for a round. Round 2's initiative puts the dread first; its grip
+    # misses; Wren's turn comes and the rattle is over.
     turn = played(
         turn.game,
         '[fight: op="next"]',
@@ -62,15 +63,15 @@ def test_a_nail_against_a_dread_worked_through(game: Game, snapshot: SnapshotAss
     )
     receipts += [r.tag for r in turn.receipts]
     assert _marks(turn.game) == ("knock", "knock")
-    assert "rattled" in turn.game.live_of(turn.game.character("Wren")).conditions
+    assert "rattled" not in turn.game.live_of(turn.game.character("Wren")).conditions
     assert turn.receipts[0].now is not None and turn.receipts[0].now.startswith(
         "round 2, Wren to act"
     )
     # WT-17: the fight reads the track as the levels left.
-    assert "> Wren 2/4 (Rattled)" in turn.game.reminder()
-    # Rattled takes a die off and Winded's penalty another: three dice.
-    turn = played(turn.game, '[fight: op="attack" with="nail"]', *(10, 10, 10), *(9, 9), 2)
-    assert "(10 10 10) vs 7 = 3 vs defense 2 (+1 dice)" in (turn.receipts[0].now or "")
+    assert "Order: Hollow warden 4/6; > Wren 2/4." in turn.game.reminder()
+    # Winded's penalty takes a die off: four dice.
+    turn = played(turn.game, '[fight: op="attack" with="nail"]', *(10, 10, 10, 1), *(9, 9), 2)
+    assert "(10 10 10 1) vs 7 = 3 vs defense 2 (+1 dice)" in (turn.receipts[0].now or "")
     assert turn.game.to_document()["rulesetLive"]["wren"]["wounds"]["harm"] == {
         "marks": ["knock", "knock"]
     }
@@ -120,3 +121,24 @@ def test_nothing_soaks_a_tear(game: Game) -> None:
     turn = played(game, '[fight: op="begin" against="grave-rats"]', 1, 10, *(10, 10, 1, 1, 1), 6, 6)
     assert _marks(turn.game) == ("tear", "tear")
     assert "dealt 2" in (turn.receipts[0].now or "")
+
+
+def test_a_condition_a_blow_leaves_lasts_its_rounds(game: Game) -> None:
+    # The dread goes first and its grip lands two points (none soaked): Wren is rattled.
+    turn = played(game, BEGIN, 1, 10, *(10, 10, 1, 1, 1, 1), *(6, 6, 1), *(1, 1, 1))
+    assert "rattled" in turn.game.live_of(turn.game.character("Wren")).conditions
+    assert "> Wren 2/4 (Rattled)" in turn.game.reminder()
+    # Still rattled on its own turn in that round: a die off its five, and Winded one more.
+    turn = played(turn.game, '[fight: op="attack" with="Nail"]', 1, 1, 1)
+    assert "(1 1 1) vs 7 = 0" in (turn.receipts[0].now or "")
+    # Round 2: the dread first again (a miss), then Wren, and the rattle is over.
+    turn = played(turn.game, '[fight: op="next"]', 10, 1, *(1, 1, 1, 1, 1, 1))
+    assert "rattled" not in turn.game.live_of(turn.game.character("Wren")).conditions
+
+
+def test_a_condition_that_says_cannot_act_leaves_only_the_end_of_the_turn(ember: Ruleset) -> None:
+    game = Game.new(ember, {"Juno": TRAVELLER})
+    pinned = played(game, '[sheet: who="Juno" op="condition" condition="pinned" on="true"]').game
+    turn = played(pinned, '[fight: op="begin" against="stray"] [fight: op="attack"]', 6, 6, 1, 1)
+    assert turn.receipts[1].reason is Reason.UNKNOWN_OPTION
+    assert "Juno may: nothing; pass the turn." in turn.game.reminder()

@@ -6,7 +6,8 @@ soak took off, and what is left. `docs/fights.md` says how each combat kind read
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from ...dice import Dice
@@ -31,7 +32,12 @@ class Blow:
 
 
 def strike(
-    game: StateReads, attacker: Combatant, target: Combatant, option: Option, dice: Dice
+    game: StateReads,
+    attacker: Combatant,
+    target: Combatant,
+    option: Option,
+    dice: Dice,
+    round_: int = 1,
 ) -> Blow:
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None and option.strike
@@ -59,7 +65,7 @@ def strike(
     hurt_by = hurt(game, target, dealt, kind)
     changed = hurt_by.combatant
     if dealt > 0:
-        _conditions_after(game, ruleset, changed, blow.applies)
+        changed = _conditions_after(game, ruleset, changed, blow.applies, round_)
     left = hurt_by.now + (" (down)" if hurt_by.down else "")
     parts.append(left)
     return Blow(changed, "; ".join(parts), hurt_by.down, f"{head}{words}, dealt {dealt}; {left}")
@@ -192,25 +198,34 @@ def _die_sides(ruleset: Ruleset) -> int:
 
 
 def _conditions_after(
-    game: StateReads, ruleset: Ruleset, target: Combatant, applies: tuple[str, ...]
-) -> None:
-    """A landed blow's conditions onto a party member's sheet, and the ones that end on damage
-    taken off."""
+    game: StateReads,
+    ruleset: Ruleset,
+    target: Combatant,
+    applies: tuple[tuple[str, int | None], ...],
+    round_: int,
+) -> Combatant:
+    """A landed blow's conditions onto a party member's sheet (one lasting N rounds comes off as
+    the holder's turn begins N rounds on), and the ones that end on damage taken off."""
     if target.side != "party":
-        return
+        return target
     combat = ruleset.definition.combat
     assert combat is not None
     character = next(c for c in game.characters if c.key == target.id)
     live = game.live_of(character)
+    timed = dict(target.timed)
     ending = {r.condition for r in combat.conditions or () if "ends-on-damage" in r.effects}
     for condition in live.conditions:
         if condition in ending:
             live = live.with_condition(condition, False)
-    for condition in applies:
+            timed.pop(condition, None)
+    for condition, rounds in applies:
         if condition in ruleset.index.conditions:
             live = live.with_condition(condition, True)
+            if rounds is not None:
+                timed[condition] = max(timed.get(condition, 0), round_ + rounds)
     if live is not game.live_of(character):
         game.with_live(character.key, live)
+    return replace(target, timed=MappingProxyType(timed))
 
 
 def _faces(faces: list[int]) -> str:

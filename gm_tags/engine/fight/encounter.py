@@ -32,6 +32,9 @@ class Combatant:
     spent: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     down: bool = False
     boss: bool = False
+    # Conditions a blow put on this combatant for some rounds: each comes off as the holder's
+    # turn begins in the round named.
+    timed: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     # Opponents only: health, its most, and the stat block (creature keys, as the ruleset writes
     # them).
     health: int = 0
@@ -51,6 +54,8 @@ class Combatant:
             data["down"] = True
         if self.boss:
             data["boss"] = True
+        if self.timed:
+            data["timed"] = dict(self.timed)
         if self.side == "enemy":
             data["health"], data["max"] = self.health, self.most
             data["block"] = dict(self.block or {})
@@ -62,6 +67,7 @@ class Combatant:
         if side not in ("party", "enemy"):
             raise ValueError(f"side is party or enemy, not {side!r}")
         spent = {str(k): _int(v) for k, v in dict(data.get("spent") or {}).items()}
+        timed = {str(k): _int(v) for k, v in dict(data.get("timed") or {}).items()}
         block = data.get("block")
         return cls(
             id=str(data["id"]),
@@ -72,6 +78,7 @@ class Combatant:
             spent=MappingProxyType(spent),
             down=data.get("down") is True,
             boss=data.get("boss") is True,
+            timed=MappingProxyType(timed),
             health=_int(data.get("health", 0)),
             most=_int(data.get("max", 0)),
             block=MappingProxyType(dict(block)) if isinstance(block, Mapping) else None,

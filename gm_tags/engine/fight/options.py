@@ -33,7 +33,8 @@ class Strike:
     damage_bonus: int = 0
     damage_type: str | None = None
     auto_hit: bool = False
-    applies: tuple[str, ...] = ()
+    # The conditions a landed blow puts on, each with the rounds it lasts (None: until cleared).
+    applies: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
     else:
         character = next(c for c in game.characters if c.key == combatant.id)
         view = character.view(ruleset, game.live_of(character))
+        if held_back(ruleset, view):
+            return [Option("end-turn", "End the turn", "end-turn", None)]
         for position, source in enumerate(combat.attacks or ()):
             for row_at, row, label in _rows(ruleset, character, source.list_, source.name):
                 strike = _sheet_strike(ruleset, combat, view, source, row)
@@ -167,7 +170,7 @@ def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
             more = parse_dice(extra.get("dice")) if extra.get("dice") else (0, 0, 0)
             flat += _number(extra.get("flat")) + (more[2] if more else 0)
     applies = tuple(
-        str(a["condition"])
+        (str(a["condition"]), _rounds(a.get("duration")))
         for a in action.get("applies") or ()
         if isinstance(a, Mapping) and isinstance(a.get("condition"), str)
     )
@@ -197,6 +200,21 @@ def modifiers(ruleset: Ruleset, view: SheetView, to: str) -> int:
         for modifier in source.parts.modifiers or ()
         if modifier.to == to
     )
+
+
+def _rounds(duration: Any) -> int | None:
+    rounds = duration.get("rounds") if isinstance(duration, Mapping) else None
+    return (
+        rounds if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0 else None
+    )
+
+
+def held_back(ruleset: Ruleset, view: SheetView) -> bool:
+    """Whether a condition on the sheet says its holder cannot act (`cannot-act`)."""
+    on = set(view.live.conditions)
+    combat = ruleset.definition.combat
+    rules = combat.conditions or () if combat is not None else ()
+    return any(rule.condition in on and "cannot-act" in rule.effects for rule in rules)
 
 
 def _number(value: Any) -> int:

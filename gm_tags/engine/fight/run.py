@@ -69,7 +69,7 @@ def _begin(command: FightCommand, game: StateReads, combat: Combat, dice: Dice) 
         )
     ordered, line = roll_initiative(game, combat, [*members, *foes], dice)
     fight = Encounter(tuple(ordered), tuple(m.id for m in ordered))
-    fight = _start_turn(combat, fight)
+    fight = _start_turn(game, combat, fight)
     if not standing(game, fight.actor):
         fight = advance(game, combat, fight, dice)
     lines = [f"round 1: {line}"]
@@ -111,7 +111,7 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight = fight.with_combatant(healed.combatant)
         line = f"{spent.name} heals {target.name}: {healed.now}"
     else:
-        blow = strike(game, spent, target, chosen, dice)
+        blow = strike(game, spent, target, chosen, dice, fight.round)
         fight = fight.with_combatant(blow.target)
         line = blow.line
     fight = _settled(game, fight)
@@ -207,7 +207,7 @@ def advance(
                 lines.append(rolled)
         if standing(game, fight.get(fight.order[at])):
             break
-    return _start_turn(combat, replace(fight, turn=at))
+    return _start_turn(game, combat, replace(fight, turn=at))
 
 
 def _new_round(
@@ -228,11 +228,21 @@ def _new_round(
     return changed.logged(line), line
 
 
-def _start_turn(combat: Combat, fight: Encounter) -> Encounter:
+def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter:
+    """The actor's turn begins: its budgets per turn refilled, and the conditions whose rounds
+    are up taken off its sheet."""
     per_turn = {b.id for b in combat.economy.budgets if b.per == "turn"}
     actor = fight.actor
     kept = {k: v for k, v in actor.spent.items() if k not in per_turn}
-    return fight.with_combatant(replace(actor, spent=MappingProxyType(kept)))
+    timed = {c: until for c, until in actor.timed.items() if until > fight.round}
+    if len(timed) < len(actor.timed):
+        character = next(c for c in game.characters if c.key == actor.id)
+        live = game.live_of(character)
+        for condition in set(actor.timed) - set(timed):
+            live = live.with_condition(condition, False)
+        game.with_live(character.key, live)
+    started = replace(actor, spent=MappingProxyType(kept), timed=MappingProxyType(timed))
+    return fight.with_combatant(started)
 
 
 def gm_plays(game: StateReads, combatant: Combatant) -> bool:
@@ -276,7 +286,7 @@ def _picker(game: StateReads, fight: Encounter, dice: Dice, lines: list[str]) ->
         return fight
     target = targets[dice.roll(1, len(targets))[0] - 1] if len(targets) > 1 else targets[0]
     spent = _spent(actor, choice.budget)
-    blow = strike(game, spent, target, choice, dice)
+    blow = strike(game, spent, target, choice, dice, fight.round)
     fight = fight.logged(blow.line)
     lines.append(blow.short)
     return _settled(game, fight.with_combatant(spent).with_combatant(blow.target))
