@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from .game import Game
+    from .guard.options import Access
     from .ruleset import Ruleset
     from .store import Chats
 
@@ -302,6 +303,9 @@ def _run_server(app: Any, args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    access = _access(args)
+    if access is None:
+        return UNREADABLE
     try:
         import uvicorn  # noqa: F401  (part of the extra: missing, it is said here)
 
@@ -312,8 +316,30 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
             file=sys.stderr,
         )
         return UNREADABLE
-    app = create_app(args.db, args.ruleset or (), args.cors_origin or ())
+    from .web.watch import StreamLimits
+
+    app = create_app(
+        args.db,
+        args.ruleset or (),
+        args.cors_origin or (),
+        keys=access.keys,
+        allowed_hosts=access.allowed_hosts,
+        stream_limits=StreamLimits(args.max_streams, args.max_streams_per_key),
+    )
     return _run_server(app, args)
+
+
+def _access(args: argparse.Namespace) -> Access | None:
+    """Who the server lets in (`guard.options.Access`), or None when it must not start (said on
+    stderr): keys that do not read are raised as `SourceError`, for the caller to report."""
+    from .guard.listening import ListenRefused
+    from .guard.options import access_from
+
+    try:
+        return access_from(args)
+    except ListenRefused as refused:
+        print(f"gm-tags {args.command}: {refused}", file=sys.stderr)
+        return None
 
 
 def _store_copy(args: argparse.Namespace, out: TextIO) -> int:
@@ -360,6 +386,9 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _proxy(args: argparse.Namespace, out: TextIO) -> int:
+    access = _access(args)
+    if access is None:
+        return UNREADABLE
     try:
         import uvicorn  # noqa: F401  (part of the extra: missing, it is said here)
 
@@ -380,6 +409,8 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
         budget=args.prompt_budget,
         max_reply=args.max_reply,
         show_outcomes=args.show_outcomes,
+        keys=access.keys,
+        allowed_hosts=access.allowed_hosts,
     )
     return _run_server(app, args)
 
@@ -437,6 +468,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .guard.options import add_access_options
+
     parser = _Parser(
         prog="gm-tags",
         description=__doc__,
@@ -521,6 +554,21 @@ def _parser() -> argparse.ArgumentParser:
         help="let browser pages from this origin call the service (repeat for more; none by "
         "default)",
     )
+    add_access_options(serve)
+    serve.add_argument(
+        "--max-streams",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="open event streams (play pages) the process holds at most (default 1000)",
+    )
+    serve.add_argument(
+        "--max-streams-per-key",
+        type=int,
+        default=100,
+        metavar="N",
+        help="open event streams one key's tenant holds at most (default 100)",
+    )
     serve.set_defaults(run=_reporting_input_errors(_serve))
     store = commands.add_parser("store", help="manage chat stores")
     store_commands = store.add_subparsers(dest="store_command", required=True)
@@ -584,6 +632,7 @@ def _parser() -> argparse.ArgumentParser:
         help="add a line of what the engine did to the narration the client gets",
     )
     proxy.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    add_access_options(proxy)
     proxy.set_defaults(run=_reporting_input_errors(_proxy))
     return parser
 

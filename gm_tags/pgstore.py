@@ -41,6 +41,7 @@ from .store import (
     UnknownChatError,
     shown_rows,
 )
+from .tenants import tenant_of
 
 POOL_SIZE = 8
 # How long a worker waits for a pooled connection before the step is refused as busy.
@@ -128,8 +129,8 @@ class PgStore:
         try:
             with self._transaction() as db:
                 db.execute(
-                    "INSERT INTO chats (chat_id, ruleset, start) VALUES (%s, %s, %s)",
-                    (chat_id, _json(ruleset), _json(start)),
+                    "INSERT INTO chats (chat_id, ruleset, start, tenant) VALUES (%s, %s, %s, %s)",
+                    (chat_id, _json(ruleset), _json(start), tenant_of(chat_id)),
                 )
         except StoreError as error:
             if isinstance(error.__context__, pg_errors.UniqueViolation):
@@ -239,8 +240,9 @@ class PgStore:
                             (chat_id,),
                         )
                 db.execute(
-                    "INSERT INTO chats (chat_id, ruleset, start, revision) VALUES (%s, %s, %s, %s)",
-                    (chat_id, _json(chat.ruleset), _json(chat.start), revision),
+                    "INSERT INTO chats (chat_id, ruleset, start, revision, tenant) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    (chat_id, _json(chat.ruleset), _json(chat.start), revision, tenant_of(chat_id)),
                 )
                 _insert_messages(db, chat_id, 0, chat.messages)
         except StoreError as error:
@@ -277,18 +279,31 @@ class PgStore:
             for table in ("shown", "swipes", "messages", "chats"):
                 db.execute(f"DELETE FROM {table} WHERE chat_id = %s".encode(), (chat_id,))
 
-    def chat_ids(self) -> list[str]:
+    def chat_ids(self, tenant: str | None = None) -> list[str]:
         with self._transaction() as db:
-            return [row[0] for row in db.execute("SELECT chat_id FROM chats ORDER BY chat_id")]
+            if tenant is None:
+                rows = db.execute("SELECT chat_id FROM chats ORDER BY chat_id")
+            else:
+                rows = db.execute(
+                    "SELECT chat_id FROM chats WHERE tenant = %s ORDER BY chat_id", (tenant,)
+                )
+            return [row[0] for row in rows]
+
+    def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]:
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT chat_id, revision FROM chats WHERE chat_id = ANY(%s)", (list(chat_ids),)
+            ).fetchall()
+        return {chat_id: int(revision) for chat_id, revision in rows}
 
     def line_ids(self, key: str) -> list[str]:
         with self._transaction() as db:
             rows = db.execute(_LINE_IDS_BYTEWISE, (key, key + ":", key + ";")).fetchall()
         return [row[0] for row in rows]
 
-    def find_shown(self, digest: str) -> list[Shown]:
+    def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]:
         with self._transaction() as db:
-            rows = db.execute(_pg(FIND_SHOWN_SQL), (digest, SHOWN_HITS)).fetchall()
+            rows = db.execute(_pg(FIND_SHOWN_SQL), (digest, tenant, tenant, SHOWN_HITS)).fetchall()
         return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
 
 

@@ -5,3 +5,5 @@ from __future__ import annotations
 
 # The chat store `replay`, `play` and `serve` use unless told otherwise: in the working folder.
 DEFAULT_DB = "gm-tags.sqlite"
+# The environment variable `serve` and `proxy` read their API keys from when given no --keys.
+KEYS_ENVIRONMENT = "GM_TAGS_KEYS"

@@ -26,6 +26,7 @@ from .history import Chat, HistoryError, Message, Swipe, chat_id_problem
 from .ruleset import Ruleset, load_ruleset
 from .ruleset.loader import load_stored
 from .settings import DEFAULT_DB
+from .tenants import chat_part, tenant_of
 
 MIGRATIONS: Sequence[str] = (
     """
@@ -79,6 +80,12 @@ MIGRATIONS: Sequence[str] = (
         PRIMARY KEY (chat_id, position, swipe)
     );
     CREATE INDEX shown_by_digest ON shown (digest);
+    """,
+    # Each chat belongs to one tenant (gm_tags.tenants); the chats stored before are the default
+    # tenant's. A tenant's chats are listed by this index.
+    """
+    ALTER TABLE chats ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default';
+    CREATE INDEX chats_by_tenant ON chats (tenant, chat_id);
     """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
@@ -141,6 +148,8 @@ _OWN_TABLES = frozenset({"schema_version", "chats"})
 _SQLITE_HEADER = b"SQLite format 3\x00"
 # How long a step waits for another process's write lock before it is refused as busy.
 BUSY_TIMEOUT = 2.0
+# How many chats one statement of `revisions` asks about (SQLite allows 32,766 parameters).
+REVISIONS_AT_ONCE = 500
 
 
 @dataclass(frozen=True)
@@ -176,11 +185,13 @@ class Store(Protocol):
         revision: int | None = None,
     ) -> int: ...
 
-    def chat_ids(self) -> list[str]: ...
+    def chat_ids(self, tenant: str | None = None) -> list[str]: ...
+
+    def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]: ...
 
     def line_ids(self, key: str) -> list[str]: ...
 
-    def find_shown(self, digest: str) -> list[Shown]: ...
+    def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]: ...
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
 
@@ -315,10 +326,13 @@ class SqliteStore:
             chat_id,
             json.dumps(ruleset, ensure_ascii=False),
             json.dumps(start, ensure_ascii=False),
+            tenant_of(chat_id),
         )
         try:
             with self._transaction() as db:
-                db.execute("INSERT INTO chats (chat_id, ruleset, start) VALUES (?, ?, ?)", row)
+                db.execute(
+                    "INSERT INTO chats (chat_id, ruleset, start, tenant) VALUES (?, ?, ?, ?)", row
+                )
         except sqlite3.IntegrityError:
             raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
 
@@ -488,9 +502,11 @@ class SqliteStore:
                     json.dumps(chat.ruleset, ensure_ascii=False),
                     json.dumps(chat.start, ensure_ascii=False),
                     revision,
+                    tenant_of(chat_id),
                 )
                 db.execute(
-                    "INSERT INTO chats (chat_id, ruleset, start, revision) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO chats (chat_id, ruleset, start, revision, tenant) "
+                    "VALUES (?, ?, ?, ?, ?)",
                     row,
                 )
                 self._insert_messages(db, chat_id, 0, chat.messages)
@@ -534,11 +550,30 @@ class SqliteStore:
             for table in ("shown", "swipes", "messages", "chats"):
                 db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))
 
-    def chat_ids(self) -> list[str]:
+    def chat_ids(self, tenant: str | None = None) -> list[str]:
+        """The ids of every chat, or of one tenant's (as stored: see gm_tags.tenants)."""
         with self._lock, self._errors_said():
-            return [
-                r[0] for r in self._connection.execute("SELECT chat_id FROM chats ORDER BY chat_id")
-            ]
+            if tenant is None:
+                rows = self._connection.execute("SELECT chat_id FROM chats ORDER BY chat_id")
+            else:
+                rows = self._connection.execute(
+                    "SELECT chat_id FROM chats WHERE tenant = ? ORDER BY chat_id", (tenant,)
+                )
+            return [r[0] for r in rows]
+
+    def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]:
+        """The stored revision of each of `chat_ids` that exists, in one read."""
+        found: dict[str, int] = {}
+        with self._lock, self._errors_said():
+            for at in range(0, len(chat_ids), REVISIONS_AT_ONCE):
+                some = chat_ids[at : at + REVISIONS_AT_ONCE]
+                marks = ", ".join("?" * len(some))
+                found.update(
+                    self._connection.execute(
+                        f"SELECT chat_id, revision FROM chats WHERE chat_id IN ({marks})", some
+                    ).fetchall()
+                )
+        return found
 
     def line_ids(self, key: str) -> list[str]:
         """The ids `key` and `key:...` (a chat's lines), read by a range of the primary key."""
@@ -546,11 +581,12 @@ class SqliteStore:
             rows = self._connection.execute(LINE_IDS_SQL, (key, key + ":", key + ";")).fetchall()
         return [row[0] for row in rows]
 
-    def find_shown(self, digest: str) -> list[Shown]:
-        """The stored replies whose shown text has this digest (`shown_digest`), furthest into
-        their chats first, at most `SHOWN_HITS`."""
+    def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]:
+        """The stored replies whose shown text has this digest (`shown_digest`), of one
+        tenant's chats when given, furthest into their chats first, at most `SHOWN_HITS`."""
         with self._lock, self._errors_said():
-            rows = self._connection.execute(FIND_SHOWN_SQL, (digest, SHOWN_HITS)).fetchall()
+            found = FIND_SHOWN_SQL, (digest, tenant, tenant, SHOWN_HITS)
+            rows = self._connection.execute(*found).fetchall()
         return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
 
 
@@ -559,9 +595,12 @@ REPLY_NARRATIONS_SQL = (
     "ON m.chat_id = s.chat_id AND m.position = s.position WHERE m.role = 'reply'"
 )
 LINE_IDS_SQL = "SELECT chat_id FROM chats WHERE chat_id = ? OR (chat_id > ? AND chat_id < ?)"
+# A tenant's hits are found among its own chats before the limit, so another tenant's stored
+# replies can never crowd them out.
 FIND_SHOWN_SQL = (
-    "SELECT chat_id, position, swipe FROM shown WHERE digest = ? "
-    "ORDER BY position DESC, chat_id DESC, swipe DESC LIMIT ?"
+    "SELECT s.chat_id, s.position, s.swipe FROM shown s JOIN chats c ON c.chat_id = s.chat_id "
+    "WHERE s.digest = ? AND (CAST(? AS TEXT) IS NULL OR c.tenant = ?) "
+    "ORDER BY s.position DESC, s.chat_id DESC, s.swipe DESC LIMIT ?"
 )
 
 
@@ -741,7 +780,9 @@ class Chats:
 
 
 def _check_id(chat_id: str) -> None:
-    problem = chat_id_problem(chat_id)
+    # A chat of a tenant other than the default is stored as `tenant/id`: its id is the part
+    # the tenant chose (gm_tags.tenants).
+    problem = chat_id_problem(chat_part(chat_id))
     if problem:
         raise HistoryError(f"{chat_id!r}: {problem}")
 

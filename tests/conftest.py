@@ -13,6 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 REFERENCE_RULESETS = SHARED / "reference" / "rulesets"
+# The base URL in-process clients of the servers use: the Host header they answer to by default.
+LOOPBACK = "http://127.0.0.1"
 
 
 @pytest.fixture

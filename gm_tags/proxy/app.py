@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -19,12 +19,15 @@ from typing import Any
 import anyio
 import httpx2
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import SourceError
 from ..game import Game
+from ..guard.http import Guard, Policy, host_names
+from ..guard.keys import Keys
 from ..ruleset import load_ruleset
 from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
@@ -62,13 +65,18 @@ def create_proxy_app(
     budget: int | None = None,
     max_reply: int = MAX_REPLY,
     show_outcomes: bool = False,
+    keys: Keys | None = None,
+    allowed_hosts: Collection[str] = (),
 ) -> Starlette:
     """The proxy to `upstream` (a base URL or `replay:SESSION.jsonl`) for chats under `ruleset`,
     kept in the store at `db`; a new chat starts from `game` (a game document) or the ruleset's
     defaults. `upstream_key_env` names an environment variable whose key replaces the client's
     `Authorization`. `budget` cuts the rules reference to that many tokens; `max_reply` cuts a
     reply that runs longer (in characters); `show_outcomes` adds a line of what the engine did
-    to the narration (`gm_tags.proxy.outcomes`)."""
+    to the narration (`gm_tags.proxy.outcomes`). With `keys`, every request needs one
+    (`Authorization: Bearer KEY`) and reaches only its tenant's chats, and its Authorization goes
+    no further: the upstream gets `upstream_key_env`'s key, or none. The Host header must be a
+    loopback name or one of `allowed_hosts`."""
     loaded = load_ruleset(ruleset)
     start = Game.new(loaded)
     if game is not None:
@@ -82,7 +90,9 @@ def create_proxy_app(
         raise SystemExit(f"the environment variable {upstream_key_env} is not set")
 
     def headers_for(request: Request) -> dict[str, str]:
-        headers = {name: request.headers[name] for name in _FORWARDED if name in request.headers}
+        # With keys, the client's credentials are gm-tags' own: none of them goes upstream.
+        forwarded = () if keys is not None else _FORWARDED
+        headers = {name: request.headers[name] for name in forwarded if name in request.headers}
         if key is not None:
             headers["authorization"] = f"Bearer {key}"
         return headers
@@ -111,14 +121,15 @@ def create_proxy_app(
             return await _passed_on(client, body, headers, not_stored("impersonate", why))
         named = request.headers.get(CHAT_HEADER) or body.get("user")
         named = named if isinstance(named, str) else None
-        plan = await anyio.to_thread.run_sync(chats.plan, named, said)
+        tenant = chats.for_tenant(request.state.tenant)
+        plan = await anyio.to_thread.run_sync(tenant.plan, named, said)
         choices = body.get("n") or 1
         if choices > 1 and plan.action == "continue":
             return error(
                 400, "a continue takes one reply: n must be 1", "invalid_request_error", "n"
             )
         forwarded = {**body, "messages": upstream_messages(messages, plan.game, budget)}
-        turn = PendingTurn(chats, named, said, plan, choices=choices, show_outcomes=show_outcomes)
+        turn = PendingTurn(tenant, named, said, plan, choices=choices, show_outcomes=show_outcomes)
         outgoing = client.build_request("POST", "chat/completions", json=forwarded, headers=headers)
         try:
             answer = await client.send(outgoing, stream=stream)
@@ -153,14 +164,22 @@ def create_proxy_app(
             await client.aclose()
             served.close()
 
+    policy = Policy(keys=keys, allowed_hosts=host_names(allowed_hosts), open_paths={"/health"})
     return Starlette(
         routes=[
             Route("/v1/chat/completions", completions, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
         ],
+        middleware=[Middleware(Guard, policy=policy, refuse=_refused)],
         lifespan=lifespan,
     )
+
+
+def _refused(status: int, code: str, detail: str) -> Response:
+    """A refusal of the guard (gm_tags.guard.http) in the OpenAI shape."""
+    kind = "authentication_error" if status == 401 else "invalid_request_error"
+    return error(status, detail, kind, code=code)
 
 
 _NO_BUFFERING = {"cache-control": "no-cache", "x-accel-buffering": "no"}

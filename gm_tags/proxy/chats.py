@@ -23,7 +23,9 @@ from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
 from ..service.chats import RETRIES, ServedChats
+from ..service.tenancy import TenantChats
 from ..store import ChatExistsError, StaleChatError, UnknownChatError, shown_digest
+from ..tenants import DEFAULT_TENANT
 from .plan import Plan, plan_step
 from .transcript import Said, chat_key, key_of, line_ids, line_number
 
@@ -80,11 +82,26 @@ def not_stored(action: str, why: str) -> dict[str, Any]:
 
 
 class ProxyChats:
-    def __init__(self, served: ServedChats, source: dict[str, object], start: Game) -> None:
+    """One tenant's chats as the proxy finds and writes them: through `TenantChats`, so every
+    id is the tenant's own and every lookup (by name, opening or shown reply) reads only the
+    tenant's chats. `for_tenant` gives another tenant's, sharing the locks."""
+
+    def __init__(
+        self,
+        served: ServedChats,
+        source: dict[str, object],
+        start: Game,
+        tenant: str = DEFAULT_TENANT,
+        stripes: tuple[threading.Lock, ...] | None = None,
+    ) -> None:
         self.served = served
+        self.chats = TenantChats(served, tenant)
         self._source = source
         self._start = start
-        self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
+        self._stripes = stripes or tuple(threading.Lock() for _ in range(STRIPES))
+
+    def for_tenant(self, tenant: str) -> ProxyChats:
+        return ProxyChats(self.served, self._source, self._start, tenant, self._stripes)
 
     def _lock(self, key: str) -> threading.Lock:
         return self._stripes[hash(key) % STRIPES]
@@ -96,24 +113,23 @@ class ProxyChats:
         read = []
         for line in sorted(set(candidates), key=lambda one: (key_of(one), line_number(one))):
             try:
-                read.append((line, self.served.read(line)))
+                read.append((line, self.chats.read(line)))
             except UnknownChatError:
                 continue  # deleted since it was found
         return read
 
     def _line_ids(self, key: str) -> list[str]:
-        return line_ids(key, self.served.chats.store.line_ids(key))
+        return line_ids(key, self.chats.line_ids(key))
 
     def _found(
         self, named: str | None, said: Sequence[Said]
     ) -> tuple[str, list[tuple[str, Chat]], list[tuple[str, int, int]]]:
         """The request's key, the lines it may continue and the anchors the index found."""
         key = chat_key(named, said)
-        store = self.served.chats.store
         anchors: list[tuple[str, int, int]] = []
         replies = [at for at, one in enumerate(said) if one.role == "assistant"]
         for index in reversed(replies[-ANCHORS:]):
-            for hit in store.find_shown(shown_digest(said[index].text)):
+            for hit in self.chats.find_shown(shown_digest(said[index].text)):
                 if named is None or key_of(hit.chat_id) == key:
                     anchors.append((hit.chat_id, index, hit.position))
         candidates = list(dict.fromkeys([line for line, _, _ in anchors]))[:LINES_READ]
@@ -134,7 +150,7 @@ class ProxyChats:
         """Write the replies (each text with its turn worked out on `planned`'s snapshot) as
         the request's step, planned again on the lines as they stand (another worker may have
         written to them). The first reply is the step; the others, more swipes of it."""
-        with self._lock(key_of(planned.line)):
+        with self._lock(self.chats.stored(key_of(planned.line))):
             for attempt in range(RETRIES + 1):
                 plan = self.plan(named, said)
                 same = plan.action == planned.action and (
@@ -144,9 +160,9 @@ class ProxyChats:
                 after, first = _taken(plan, [text for text, _ in replies], turns)
                 try:
                     if plan.new:
-                        self.served.chats.put(plan.line, dict(self._source), after, replace=False)
+                        self.chats.put(plan.line, self._source, after)
                     else:
-                        self.served.step(plan.line, _replacing(after), retries=0)
+                        self.chats.step(plan.line, _replacing(after), retries=0)
                 except (StaleChatError, ChatExistsError):
                     if attempt == RETRIES:
                         raise

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +21,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import GameDocumentError, GmTagsError, Problem, RulesetError
 from ..game import Game
+from ..guard.http import Guard, Policy, host_names
+from ..guard.keys import Keys
 from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
@@ -36,8 +38,10 @@ from ..store import (
     StoreReadOnlyError,
     UnknownChatError,
 )
-from ..web.routes import install_play_page
+from ..web.routes import OPEN_PATHS, OPEN_PREFIXES, install_play_page
+from ..web.watch import StreamLimits, TooManyStreams, Watcher
 from .chats import ServedChats
+from .depends import Tenant
 from .models import (
     MAX_BODY_BYTES,
     MAX_GAME_BYTES,
@@ -59,6 +63,7 @@ from .models import (
     UserIn,
     ValidOut,
 )
+from .tenancy import TenantChats
 
 
 class Refused(GmTagsError):
@@ -93,6 +98,11 @@ def _error(
     return JSONResponse({**body.model_dump(), **(more or {})}, status_code=status)
 
 
+# What a browser or a load balancer reads without a key: the health check and the API's docs.
+SERVICE_OPEN_PATHS = frozenset(
+    {"/health", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
+)
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut} for status in (400, 404, 409, 422)
 }
@@ -126,10 +136,16 @@ def create_app(
     db: str | Path = DEFAULT_DB,
     rulesets: Sequence[str | Path] = (),
     cors_origins: Sequence[str] = (),
+    *,
+    keys: Keys | None = None,
+    allowed_hosts: Collection[str] = (),
+    stream_limits: StreamLimits | None = None,
 ) -> FastAPI:
     """The service over the store at `db`; `rulesets` (files or package folders) can be named
-    by id when creating a game; browsers on `cors_origins` may call it (none by default). The
-    store is closed when the app shuts down."""
+    by id when creating a game; browsers on `cors_origins` may call it (none by default). With
+    `keys`, every request needs one and sees only its tenant's chats. The Host header must be a
+    loopback name or one of `allowed_hosts` (`*` for any). The store is closed when the app shuts
+    down."""
     installed: dict[str, tuple[str, Ruleset]] = {}
     for path in rulesets:
         ruleset = load_ruleset(path)
@@ -152,6 +168,14 @@ def create_app(
     )
 
     app.state.chats = served
+    policy = Policy(
+        keys=keys,
+        allowed_hosts=host_names(allowed_hosts),
+        cors_origins=frozenset(cors_origins),
+        open_paths=OPEN_PATHS | SERVICE_OPEN_PATHS,
+        open_prefixes=OPEN_PREFIXES,
+    )
+    app.add_middleware(Guard, policy=policy, refuse=_error)
     if cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -162,7 +186,8 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     _install_error_handlers(app)
-    install_play_page(app, served)
+    watcher = Watcher(served, stream_limits or StreamLimits(), keyed=keys is not None)
+    install_play_page(app, watcher)
 
     @app.get("/health")
     def health() -> dict[str, str]:
@@ -176,7 +201,7 @@ def create_app(
         return ValidOut(ok=True, id=checked.id, name=checked.name)
 
     @app.post("/games", status_code=201, responses=ERRORS)
-    def create_game(body: GameIn) -> ChatOut:
+    def create_game(body: GameIn, chats: Tenant) -> ChatOut:
         """Start a chat: a game under a ruleset, from a game document or new."""
         if (body.ruleset is None) == (body.ruleset_id is None):
             raise Refused(400, "refused", "name a ruleset: either ruleset or rulesetId")
@@ -190,86 +215,90 @@ def create_app(
             ruleset, source = load_ruleset(body.ruleset or {}), {"json": body.ruleset}
         _within("game", body.game, MAX_GAME_BYTES)
         start = Game.from_document(ruleset, body.game) if body.game else Game.new(ruleset)
-        chat_id = served.create(body.chat_id, source, start)
-        return _chat_out(chat_id, served.read(chat_id))
+        chat_id = chats.create(body.chat_id, source, start)
+        return _chat_out(chat_id, chats.read(chat_id))
 
     @app.get("/games", responses=ERRORS)
-    def list_games() -> ChatsOut:
+    def list_games(chats: Tenant) -> ChatsOut:
         """The ids of every chat in the store, in order."""
-        return ChatsOut(chats=served.chat_ids())
+        return ChatsOut(chats=chats.chat_ids())
 
     @app.get("/games/{chat_id}", responses=ERRORS)
-    def read_game(chat_id: str) -> ChatOut:
-        return _chat_out(chat_id, served.read(chat_id))
+    def read_game(chat_id: str, chats: Tenant) -> ChatOut:
+        return _chat_out(chat_id, chats.read(chat_id))
 
     @app.delete("/games/{chat_id}", status_code=204, responses=ERRORS)
-    def delete_game(chat_id: str) -> None:
-        served.delete(chat_id)
+    def delete_game(chat_id: str, chats: Tenant) -> None:
+        chats.delete(chat_id)
 
-    def replying(chat_id: str, take: Callable[[Chat], tuple[Chat, Turn[Game]]]) -> TurnOut:
-        chat, turn = served.step(chat_id, take)
+    def replying(
+        chats: TenantChats, chat_id: str, take: Callable[[Chat], tuple[Chat, Turn[Game]]]
+    ) -> TurnOut:
+        chat, turn = chats.step(chat_id, take)
         return _turn_out(chat, turn)
 
     @app.post("/games/{chat_id}/replies", responses=ERRORS)
-    def post_reply(chat_id: str, body: ReplyIn) -> TurnOut:
+    def post_reply(chat_id: str, body: ReplyIn, chats: Tenant) -> TurnOut:
         """Apply a model reply to the current snapshot: the rewritten reply, the narration, the
         receipts and the snapshot it left."""
-        return replying(chat_id, lambda chat: chat.reply(body.text, seed=body.seed))
+        return replying(chats, chat_id, lambda chat: chat.reply(body.text, seed=body.seed))
 
     @app.post("/games/{chat_id}/regenerate", responses=ERRORS)
-    def regenerate(chat_id: str, body: ReplyIn) -> TurnOut:
+    def regenerate(chat_id: str, body: ReplyIn, chats: Tenant) -> TurnOut:
         """A new swipe of the last reply, applied to the snapshot from before it."""
-        return replying(chat_id, lambda chat: chat.regenerate(body.text, seed=body.seed))
+        return replying(chats, chat_id, lambda chat: chat.regenerate(body.text, seed=body.seed))
 
     @app.post("/games/{chat_id}/continue", responses=ERRORS)
-    def continue_reply(chat_id: str, body: ReplyIn) -> TurnOut:
+    def continue_reply(chat_id: str, body: ReplyIn, chats: Tenant) -> TurnOut:
         """More of the last reply, applied to the snapshot it left."""
-        return replying(chat_id, lambda chat: chat.continue_reply(body.text, seed=body.seed))
+        return replying(chats, chat_id, lambda chat: chat.continue_reply(body.text, seed=body.seed))
 
     @app.post("/games/{chat_id}/user", responses=ERRORS)
-    def post_user(chat_id: str, body: UserIn) -> ChatOut:
+    def post_user(chat_id: str, body: UserIn, chats: Tenant) -> ChatOut:
         """A player's message: kept in the history, it changes no state."""
-        chat, _ = served.step(chat_id, lambda chat: (chat.user(body.text), None))
+        chat, _ = chats.step(chat_id, lambda chat: (chat.user(body.text), None))
         return _chat_out(chat_id, chat)
 
     @app.post("/games/{chat_id}/swipe", responses=ERRORS)
-    def select_swipe(chat_id: str, body: SwipeIn) -> ChatOut:
+    def select_swipe(chat_id: str, body: SwipeIn, chats: Tenant) -> ChatOut:
         """Choose a swipe of the last reply; its snapshot becomes the current one."""
-        chat, _ = served.step(chat_id, lambda chat: (chat.select(body.swipe), None))
+        chat, _ = chats.step(chat_id, lambda chat: (chat.select(body.swipe), None))
         return _chat_out(chat_id, chat)
 
     @app.delete("/games/{chat_id}/messages/last", responses=ERRORS)
-    def delete_last(chat_id: str) -> ChatOut:
-        chat, _ = served.step(chat_id, lambda chat: (chat.delete_last(), None))
+    def delete_last(chat_id: str, chats: Tenant) -> ChatOut:
+        chat, _ = chats.step(chat_id, lambda chat: (chat.delete_last(), None))
         return _chat_out(chat_id, chat)
 
     @app.delete("/games/{chat_id}/swipes/{swipe}", responses=ERRORS)
-    def delete_swipe(chat_id: str, swipe: int) -> ChatOut:
-        chat, _ = served.step(chat_id, lambda chat: (chat.delete_swipe(swipe), None))
+    def delete_swipe(chat_id: str, swipe: int, chats: Tenant) -> ChatOut:
+        chat, _ = chats.step(chat_id, lambda chat: (chat.delete_swipe(swipe), None))
         return _chat_out(chat_id, chat)
 
     @app.get("/games/{chat_id}/prompt", responses=ERRORS)
-    def prompt(chat_id: str, budget: Annotated[int | None, Query(ge=0)] = None) -> PromptOut:
+    def prompt(
+        chat_id: str, chats: Tenant, budget: Annotated[int | None, Query(ge=0)] = None
+    ) -> PromptOut:
         """What the model reads now: the system section (cut to `budget` tokens when given),
         the per-turn reminder and the world set-up prompt."""
-        game = served.read(chat_id).game
+        game = chats.read(chat_id).game
         system = game.system_prompt(budget=budget)
         return PromptOut(
             system=system.text, cut=system.cut, reminder=game.reminder(), world=game.world_prompt()
         )
 
     @app.post("/games/{chat_id}/rest", responses=ERRORS)
-    def rest(chat_id: str, body: RestIn) -> EditOut:
+    def rest(chat_id: str, body: RestIn, chats: Tenant) -> EditOut:
         """Take a rest outside a reply (`who="party"` for everyone); a refused rest changes
         nothing and is answered 200 with its reason, as its receipt would say."""
-        chat, edit = served.step(chat_id, lambda chat: chat.rest(body.rest, body.who))
+        chat, edit = chats.step(chat_id, lambda chat: chat.rest(body.rest, body.who))
         return EditOut.of(chat, edit)
 
     @app.post("/games/{chat_id}/party-sheet", responses=ERRORS)
-    def save_party_sheet(chat_id: str, body: PartySaveIn) -> PartyOut:
+    def save_party_sheet(chat_id: str, body: PartySaveIn, chats: Tenant) -> PartyOut:
         """Save a draft of the shared sheet opened at `revision`. A stale save is answered 409
         with the newer sheet and the draft kept."""
-        chat, saved = served.step(
+        chat, saved = chats.step(
             chat_id, lambda chat: chat.save_party_sheet(body.draft, body.revision)
         )
         answer = PartyOut(
@@ -289,7 +318,7 @@ def create_app(
         return answer
 
     @app.post("/game/skill-check", responses=ERRORS)
-    def skill_check(body: SkillCheckIn) -> SkillCheckOut:
+    def skill_check(body: SkillCheckIn, chats: Tenant) -> SkillCheckOut:
         """Roll a check for a character of a chat as the sheet stands now, as the Engine's
         endpoint does. The game is not changed."""
         if body.pre_rolled_d20 is not None:
@@ -298,7 +327,7 @@ def create_app(
         mode = None
         if body.advantage != body.disadvantage:
             mode = "advantage" if body.advantage else "disadvantage"
-        game = served.read(body.chat_id).game
+        game = chats.read(body.chat_id).game
         record = game.check(
             body.who, body.skill, dc=body.dc, difficulty=body.difficulty, mode=mode, seed=body.seed
         )
@@ -418,6 +447,12 @@ def _install_error_handlers(app: FastAPI) -> None:
         # Other workers kept changing the chat while this step was taken again and again.
         response = _error(409, "chat_conflict", str(error))
         response.headers["Retry-After"] = "1"
+        return response
+
+    @app.exception_handler(TooManyStreams)
+    def too_many_streams(_: Request, error: TooManyStreams) -> JSONResponse:
+        response = _error(429, "too_many_streams", str(error))
+        response.headers["Retry-After"] = "30"
         return response
 
     @app.exception_handler(HistoryError)

@@ -105,8 +105,13 @@ class ServedChats:
             self._hold(chat_id, self.chats.create(chat_id, dict(source), start), 0)
         return chat_id
 
-    def chat_ids(self) -> list[str]:
-        return self.chats.store.chat_ids()
+    def chat_ids(self, tenant: str | None = None) -> list[str]:
+        """The ids of every chat, or of one tenant's, as stored."""
+        return self.chats.store.chat_ids(tenant)
+
+    def revisions(self, chat_ids: list[str]) -> dict[str, int]:
+        """The stored revision of each of `chat_ids` that exists, in one read."""
+        return self.chats.store.revisions(chat_ids)
 
     def read(self, chat_id: str) -> Chat:
         return self.read_at(chat_id)[0]

@@ -23,6 +23,7 @@ from gm_tags.store import (
     StoreError,
     StoreReadOnlyError,
 )
+from tests.conftest import LOOPBACK
 from tests.history.test_store import CREW, started, tick
 
 
@@ -109,7 +110,7 @@ def test_a_busy_store_opens_and_a_write_is_refused_as_busy(
 def test_the_service_answers_a_busy_store_with_503_and_retry_after(
     store_file: Path, locked: sqlite3.Connection
 ) -> None:
-    with TestClient(create_app(store_file, [CREW["path"]])) as client:
+    with TestClient(create_app(store_file, [CREW["path"]]), base_url=LOOPBACK) as client:
         answer = client.post("/games/c/replies", json={"text": tick(1)})
         assert answer.status_code == 503
         assert answer.json()["code"] == "store_busy"
@@ -167,6 +168,6 @@ def test_a_bad_row_is_said_so_and_the_service_answers_500_store_damaged(
     with pytest.raises(StoreCorruptError, match="cannot be read"):
         Chats(store).open("c")
     store.close()
-    with TestClient(create_app(store_file, [CREW["path"]])) as client:
+    with TestClient(create_app(store_file, [CREW["path"]]), base_url=LOOPBACK) as client:
         answer = client.get("/games/c")
         assert (answer.status_code, answer.json()["code"]) == (500, "store_damaged")

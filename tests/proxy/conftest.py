@@ -93,7 +93,7 @@ def upstream() -> Iterator[Upstream]:
         stopped(process)
 
 
-def proxy_command(upstream: str, db: Path, port: int, *more: str) -> list[str]:
+def proxy_command(upstream: str, db: Path | str, port: int, *more: str) -> list[str]:
     return [
         sys.executable,
         "-m",

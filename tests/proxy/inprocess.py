@@ -22,6 +22,7 @@ from starlette.testclient import TestClient
 
 import gm_tags.proxy.app as proxy_app
 from gm_tags.proxy import create_proxy_app
+from tests.conftest import LOOPBACK
 from tests.proxy.conftest import GAME, RULESET
 
 
@@ -106,7 +107,7 @@ def proxy_app_for(
         ),
     )
     app = create_proxy_app("http://up.invalid/v1", RULESET, db, game=GAME, **options)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOOPBACK) as client:
         yield client, upstream
 
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from gm_tags.service import chats as service_chats
 from gm_tags.service import create_app
 from gm_tags.store import StoreError
-from tests.conftest import FIXTURES, run_together
+from tests.conftest import FIXTURES, LOOPBACK, run_together
 
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8"))
@@ -32,7 +32,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, [CREW])) as client:
+    with TestClient(create_app(db, [CREW]), base_url=LOOPBACK) as client:
         yield client
 
 
@@ -132,11 +132,11 @@ def test_regenerate_swipe_continue_and_delete_move_between_snapshots(
 
 @pytest.mark.spec("EN-3")
 def test_the_history_survives_a_restart(db: Path) -> None:
-    with TestClient(create_app(db, [CREW])) as client:
+    with TestClient(create_app(db, [CREW]), base_url=LOOPBACK) as client:
         client.post("/games", json={"chatId": "c", "rulesetId": "crew-of-shadows", "game": HEIST})
         client.post("/games/c/replies", json=tick(2))
         client.post("/games/c/regenerate", json=tick(3))
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url=LOOPBACK) as client:
         body = client.get("/games/c").json()
         assert alarm(body) == 5 and body["messages"][0]["swipes"] == 2
         assert alarm(client.post("/games/c/swipe", json={"swipe": 0}).json()) == 4
@@ -148,7 +148,7 @@ def test_a_skill_check_is_rolled_for_the_character_and_untrained_refuse_is_a_400
 ) -> None:
     jade = str(FIXTURES / "rulesets" / "jade-river.zh.json")
     game = json.loads((FIXTURES / "games" / "jade-river.zh.json").read_text("utf-8"))
-    with TestClient(create_app(tmp_path / "db.sqlite", [jade])) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", [jade]), base_url=LOOPBACK) as client:
         client.post("/games", json={"chatId": "j", "rulesetId": "jade-river", "game": game})
         before = client.get("/games/j").json()["game"]
         rolled = client.post(
@@ -211,7 +211,7 @@ def test_rests_and_prompts(client: TestClient, heist: str) -> None:
 
 def test_a_prompt_budget_cuts_the_rules_reference(tmp_path: Path) -> None:
     lantern = str(FIXTURES / "rulesets" / "packaged-lantern-keepers")
-    with TestClient(create_app(tmp_path / "db.sqlite", [lantern])) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", [lantern]), base_url=LOOPBACK) as client:
         client.post("/games", json={"chatId": "l", "rulesetId": "lantern-keepers"})
         whole = client.get("/games/l/prompt").json()
         cut = client.get("/games/l/prompt", params={"budget": 60}).json()

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from gm_tags.game_document import CARRIED_LIMIT
 from gm_tags.service import create_app
 from gm_tags.service.models import MAX_BODY_BYTES, MAX_GAME_BYTES
+from tests.conftest import LOOPBACK
 from tests.service.test_api import CREW, client, db, heist  # noqa: F401 (fixtures)
 
 
@@ -74,7 +75,9 @@ def test_a_body_without_a_length_is_counted_too(client: TestClient) -> None:  # 
         for _ in range(MAX_BODY_BYTES // 65536 + 2):
             yield b"y" * 65536
 
-    answer = client.post("/rulesets/validate", content=chunks())
+    answer = client.post(
+        "/rulesets/validate", content=chunks(), headers={"Content-Type": "application/json"}
+    )
     assert (answer.status_code, answer.json()["code"]) == (413, "request_too_large")
 
 
@@ -108,10 +111,12 @@ def test_cors_is_off_by_default_and_on_for_the_origins_named(db: Path) -> None: 
         "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "content-type",
     }
-    with TestClient(create_app(db, [CREW])) as closed:
+    with TestClient(create_app(db, [CREW]), base_url=LOOPBACK) as closed:
         answer = closed.options("/games", headers=preflight)
         assert "access-control-allow-origin" not in answer.headers
-    with TestClient(create_app(db, [CREW], cors_origins=["http://localhost:5173"])) as open_:
+    with TestClient(
+        create_app(db, [CREW], cors_origins=["http://localhost:5173"]), base_url=LOOPBACK
+    ) as open_:
         answer = open_.options("/games", headers=preflight)
         assert answer.headers["access-control-allow-origin"] == "http://localhost:5173"
         other = open_.options("/games", headers={**preflight, "Origin": "http://evil.invalid"})

@@ -26,7 +26,10 @@ HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8
 START = Game.from_document(load_ruleset(CREW), HEIST)
 CHAT = "heist"
 
-app = create_app(Path(tempfile.mkdtemp()) / "schemathesis.sqlite", [CREW])
+# Starlette's test client (which schemathesis drives) names the host `testserver`.
+app = create_app(
+    Path(tempfile.mkdtemp()) / "schemathesis.sqlite", [CREW], allowed_hosts=["testserver"]
+)
 served: ServedChats = app.state.chats
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

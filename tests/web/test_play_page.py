@@ -244,5 +244,6 @@ def test_the_chats_page_links_every_chat(browser: Any, server: Server) -> None:
 
     chat_id = new_chat(server, "ship")
     browser.get(f"http://127.0.0.1:{server.port}/")
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".chats[data-loaded]"))
     links = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".chats a")]
     assert chat_id in links

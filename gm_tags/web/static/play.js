@@ -24,7 +24,7 @@ function el(tag, attributes = {}, ...children) {
 function say(text) { document.getElementById("status").textContent = text; }
 
 async function send(method, path, body) {
-  const response = await fetch(api(path), {
+  const response = await authorized(api(path), {
     method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
@@ -32,7 +32,7 @@ async function send(method, path, body) {
 }
 
 async function refresh() {
-  const response = await fetch(api("/view"));
+  const response = await authorized(api("/view"));
   if (!response.ok) { say(`could not read the chat (${response.status})`); return; }
   current = await response.json();
   draw(current);
@@ -258,17 +258,46 @@ document.getElementById("regenerate").addEventListener("click", async () => {
   await act("POST", "/regenerate", { text }, "reply regenerated");
 });
 
-// Live updates: the server says when the chat's stored revision moves. The stream is closed when
-// the page is hidden (a browser allows few connections to one host, and keeps left pages in its
-// back-forward cache) and opened again when it shows.
+// Live updates: the server says when the chat's stored revision moves (server-sent events, read
+// with fetch so the tab's key goes with them). The stream is closed when the page is hidden (a
+// browser allows few connections to one host, and keeps left pages in its back-forward cache)
+// and opened again when it shows; one that breaks is opened again a little later.
 let events = null;
-function listen() {
-  events = new EventSource(api("/events"));
-  events.addEventListener("changed", (event) => {
-    if (String(current && current.revision) !== event.data) refresh();
-  });
+async function listen() {
+  const controller = new AbortController();
+  events = controller;
+  let wait = 3000;
+  try {
+    const response = await authorized(api("/events"), { signal: controller.signal });
+    if (response.ok && response.body) {
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          heard(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    } else if (response.status === 429) {
+      wait = 30000;
+      say("too many pages are open on this server: live updates paused");
+    }
+  } catch (error) { /* closed by the page, or the connection broke */ }
+  if (events === controller) {
+    events = null;
+    setTimeout(() => { if (!events && !document.hidden) listen(); }, wait);
+  }
 }
-window.addEventListener("pagehide", () => { if (events) events.close(); events = null; });
+function heard(block) {
+  const lines = block.split("\n");
+  const name = (lines.find((line) => line.startsWith("event:")) || "").slice(6).trim();
+  const data = (lines.find((line) => line.startsWith("data:")) || "").slice(5).trim();
+  if (name === "changed" && String(current && current.revision) !== data) refresh();
+}
+window.addEventListener("pagehide", () => { if (events) events.abort(); events = null; });
 window.addEventListener("pageshow", (event) => {
   if (events) return;
   listen();

@@ -1,0 +1,85 @@
+"""One tenant's view of the served chats: the only way a request reaches a chat.
+
+Every id a request names is the tenant's own; the view stores it under the tenant's stored id
+(gm_tags.tenants) and lists only the tenant's chats, so a request can neither name, list nor
+find by transcript a chat of another tenant. An id with a `/` in it is none a tenant can have:
+it is answered as a chat that does not exist, like any other id the tenant has no chat under.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..game import Game
+from ..history import Chat, HistoryError, chat_id_problem
+from ..store import Shown, UnknownChatError
+from ..tenants import SEPARATOR, shown_id, stored_id
+from .chats import RETRIES, ServedChats
+
+T = TypeVar("T")
+
+
+class TenantChats:
+    def __init__(self, served: ServedChats, tenant: str) -> None:
+        self.served, self.tenant = served, tenant
+
+    def _stored(self, chat_id: str) -> str:
+        if SEPARATOR in chat_id:
+            raise UnknownChatError(f"no chat {chat_id!r}")
+        return stored_id(self.tenant, chat_id)
+
+    def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
+        """Store a new chat of the tenant (a made-up id when none is given); its id."""
+        chat_id = chat_id or uuid.uuid4().hex
+        problem = chat_id_problem(chat_id)
+        if problem:
+            raise HistoryError(f"{chat_id!r}: {problem}")
+        self.served.create(self._stored(chat_id), source, start)
+        return chat_id
+
+    def put(self, chat_id: str, source: dict[str, object], chat: Chat) -> None:
+        """Store a whole new chat (`ChatExistsError` when the id is taken)."""
+        self.served.chats.put(self._stored(chat_id), dict(source), chat, replace=False)
+
+    def chat_ids(self) -> list[str]:
+        return [shown_id(self.tenant, one) for one in self.served.chat_ids(self.tenant)]
+
+    def line_ids(self, key: str) -> list[str]:
+        """The ids of the tenant's chats `key` and `key:...` (the proxy's lines of one chat)."""
+        if SEPARATOR in key:
+            return []
+        stored = self.served.chats.store.line_ids(stored_id(self.tenant, key))
+        return [shown_id(self.tenant, one) for one in stored]
+
+    def find_shown(self, digest: str) -> list[Shown]:
+        """The tenant's stored replies whose shown text has this digest (`store.shown_digest`):
+        the index is read for the tenant's chats only, so another tenant's replies neither
+        answer nor crowd out the tenant's own."""
+        return [
+            dataclasses.replace(hit, chat_id=shown_id(self.tenant, hit.chat_id))
+            for hit in self.served.chats.store.find_shown(digest, self.tenant)
+        ]
+
+    def read(self, chat_id: str) -> Chat:
+        return self.served.read(self._stored(chat_id))
+
+    def read_at(self, chat_id: str) -> tuple[Chat, int]:
+        return self.served.read_at(self._stored(chat_id))
+
+    def revision(self, chat_id: str) -> int:
+        return self.served.revision(self._stored(chat_id))
+
+    def stored(self, chat_id: str) -> str:
+        """The id the store keeps the tenant's chat `chat_id` under (for watching it)."""
+        return self._stored(chat_id)
+
+    def step(
+        self, chat_id: str, take: Callable[[Chat], tuple[Chat, T]], *, retries: int = RETRIES
+    ) -> tuple[Chat, T]:
+        return self.served.step(self._stored(chat_id), take, retries=retries)
+
+    def delete(self, chat_id: str) -> None:
+        self.served.delete(self._stored(chat_id))
