@@ -6,6 +6,7 @@ side to act, and what happened lately). A ruleset without a `combat` block gets 
 
 from __future__ import annotations
 
+from ..engine.fight.abilities import runs
 from ..engine.fight.encounter import Combatant, Encounter
 from ..engine.fight.health import health_of
 from ..engine.fight.options import options_for
@@ -77,7 +78,7 @@ def _block(game: GameState, fight: Encounter) -> list[str]:
         offered = [
             f"{safe(o.label)} ({o.id})"
             for o in options_for(game, actor, actor.spent)
-            if o.left and o.kind != "end-turn"
+            if o.left and o.kind != "end-turn" and (o.kind != "ability" or runs(o))
         ]
         lines.append(
             f"{safe(actor.name)} may: " + (", ".join(offered) or "nothing; pass the turn") + "."

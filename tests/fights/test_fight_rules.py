@@ -79,7 +79,11 @@ def test_the_engine_plays_all_but_the_bosses_it_was_told_of(opposition: str | No
 
 @pytest.fixture
 def fighting(gravewatch: Ruleset) -> Game:
-    build = {**WARDEN, "lists": {**WARDEN["lists"], "charms": [{"name": "Lantern Flare"}]}}
+    charms = [
+        {"name": "Lantern Flare", "_catalog": "charms/lantern-flare"},
+        {"name": "Stern Word", "_catalog": "charms/stern-word"},
+    ]
+    build = {**WARDEN, "lists": {**WARDEN["lists"], "charms": charms}}
     game = Game.new(gravewatch, {"Wren": build})
     return played(game, BEGIN, *WREN_FIRST).game
 
@@ -90,7 +94,7 @@ def fighting(gravewatch: Ruleset) -> Game:
         (BEGIN, Reason.FIGHT_RUNNING),
         ('[fight: op="attack" who="Hollow warden" with="Cold grip"]', Reason.NOT_YOUR_TURN),
         ('[fight: op="attack" with="Spade"]', Reason.UNKNOWN_OPTION),
-        ('[fight: op="attack" with="Lantern Flare"]', Reason.UNSUPPORTED),
+        ('[fight: op="attack" with="Stern Word"]', Reason.UNSUPPORTED),
         ('[fight: op="attack" target="Nobody"]', Reason.NO_SUCH_TARGET),
         ('[fight: op="heal" target="Wren"]', Reason.TARGET_DOWN),
         ('[fight: op="heal" target="Wren" amount="0"]', Reason.BAD_AMOUNT),

@@ -22,6 +22,7 @@ def _marks(game: Game) -> tuple[str, ...]:
 
 
 BEGIN = '[fight: op="begin" against="hollow-warden"]'
+WREN_FIRST = (9, 1)
 
 
 @pytest.mark.spec("FT-1", "WT-17")
@@ -142,3 +143,45 @@ def test_a_condition_that_says_cannot_act_leaves_only_the_end_of_the_turn(ember:
     turn = played(pinned, '[fight: op="begin" against="stray"] [fight: op="attack"]', 6, 6, 1, 1)
     assert turn.receipts[1].reason is Reason.UNKNOWN_OPTION
     assert "Juno may: nothing; pass the turn." in turn.game.reminder()
+
+
+CHARMED = {
+    **WARDEN,
+    "lists": {
+        **WARDEN["lists"],
+        "charms": [
+            {"name": "Lantern Flare", "_catalog": "charms/lantern-flare"},
+            {"name": "Stern Word", "_catalog": "charms/stern-word"},
+        ],
+    },
+}
+
+
+def test_a_charm_is_paid_for_through_the_sheets_own_use_and_strikes(gravewatch: Ruleset) -> None:
+    game = Game.new(gravewatch, {"Wren": CHARMED})
+    # Lantern Flare is thrown with Ward (untrained, Nerve 2: two dice) and costs a point of
+    # Resolve; two successes meet the dread's defense and burning is a tear (one soak die).
+    turn = played(
+        game,
+        f'{BEGIN} [fight: op="attack" with="Lantern Flare"]',
+        *WREN_FIRST,
+        *(9, 9),
+        *(7, 7),
+        1,
+    )
+    flare = turn.receipts[1]
+    assert flare.now is not None
+    assert flare.now.startswith("Wren Lantern Flare (Resolve 3/4) at Hollow warden: (9 9) vs 7")
+    assert "dealt 2; Hollow warden 4/6" in flare.now
+    # A charm the fight does not run (a debuff with a save) is refused and costs nothing.
+    word = played(turn.game, '[fight: op="attack" with="Stern Word"]').receipts[0]
+    assert word.reason is Reason.UNSUPPORTED
+    assert "Stern Word" not in turn.game.reminder().split("<fight>")[1].split("</fight>")[0]
+
+
+def test_a_charm_the_sheet_cannot_pay_for_is_not_an_option(gravewatch: Ruleset) -> None:
+    game = Game.new(gravewatch, {"Wren": CHARMED})
+    spent = played(game, '[sheet: who="Wren" op="spend" pool="resolve" amount="4"]').game
+    turn = played(spent, f'{BEGIN} [fight: op="attack" with="Lantern Flare"]', *WREN_FIRST)
+    assert turn.receipts[1].reason is Reason.UNKNOWN_OPTION
+    assert int(turn.game.read("Wren", {"livePool": "resolve"})) == 0

@@ -17,7 +17,7 @@ from ...ruleset.resolution import DicePool
 from ...state import StateReads
 from .encounter import Combatant
 from .health import damage_kind, hurt
-from .options import Option, Strike, modifiers
+from .rolls import Option, Strike, modifiers
 
 
 @dataclass(frozen=True)

@@ -8,43 +8,17 @@ ability it rolls with, and the entries for every roll).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from ...checks.effects import check_sources
-from ...checks.run import adjust_for
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import AttackSource, Combat
 from ...ruleset.loader import Ruleset
 from ...sheet.build import cell, list_rows
 from ...sheet.character import Character, SheetView
 from ...state import StateReads
+from .abilities import ability_options
 from .encounter import Combatant
-
-Kind = Literal["attack", "ability", "heal", "end-turn"]
-
-
-@dataclass(frozen=True)
-class Strike:
-    """What one blow is built from. `to_hit` is a modifier on a sum, or the dice of a pool."""
-
-    to_hit: int
-    dice: tuple[int, int, int]
-    damage_bonus: int = 0
-    damage_type: str | None = None
-    auto_hit: bool = False
-    # The conditions a landed blow puts on, each with the rounds it lasts (None: until cleared).
-    applies: tuple[tuple[str, int | None], ...] = ()
-
-
-@dataclass(frozen=True)
-class Option:
-    id: str
-    label: str
-    kind: Kind
-    budget: str | None
-    left: bool = True
-    strike: Strike | None = None
+from .rolls import Option, Strike, adjust, modifiers, penalty
 
 
 def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
@@ -81,13 +55,7 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
                             option_id, label, "attack", source.budget, left(source.budget), strike
                         )
                     )
-        for position, ability in enumerate(combat.abilities or ()):
-            name_column = _name_column(ruleset, ability.list_)
-            for row_at, _, label in _rows(ruleset, character, ability.list_, name_column):
-                option_id = f"ability:{position}:{row_at}"
-                found.append(
-                    Option(option_id, label, "ability", ability.budget, left(ability.budget))
-                )
+        found += ability_options(ruleset, character, view, left)
         found.append(Option("heal", "Heal", "heal", first, left(first)))
     found.append(Option("end-turn", "End the turn", "end-turn", None))
     return found
@@ -106,13 +74,6 @@ def _rows(
         if isinstance(name, str) and name.strip():
             rows.append((at, row, name.strip()))
     return rows
-
-
-def _name_column(ruleset: Ruleset, list_id: str) -> str | None:
-    sheet_list = ruleset.index.lists.get(list_id)
-    if sheet_list is None:
-        return None
-    return next((c.id for c in sheet_list.columns if c.type == "text"), None)
 
 
 def _sheet_strike(
@@ -177,29 +138,6 @@ def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
     kind = damage.get("type") if isinstance(damage.get("type"), str) else None
     to_hit = _number(action.get("toHit"))
     return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, action.get("autoHit") is True, applies)
-
-
-def penalty(ruleset: Ruleset, view: SheetView) -> int:
-    """The wound penalty in force, as a check takes it (`resolution.penaltyFrom`)."""
-    track = ruleset.definition.resolution.penalty_from
-    return 0 if track is None else int(view[("liveTrack", track, "penalty")])
-
-
-def adjust(ruleset: Ruleset, view: SheetView, abilities: set[str]) -> int:
-    """FT-7: `resolution.adjust` on a roll the fight builds from a sheet, as a check takes it:
-    the entries for the abilities it rolls with, and the entries for every roll."""
-    return adjust_for(ruleset, view, view.character, frozenset(abilities))
-
-
-def modifiers(ruleset: Ruleset, view: SheetView, to: str) -> int:
-    """The flat modifiers `to` attacks or defense of what the character suffers now: the
-    conditions on the sheet and the levels reached, the same sources a check reads."""
-    return sum(
-        int(modifier.flat or 0)
-        for source in check_sources(ruleset, view, view.live)
-        for modifier in source.parts.modifiers or ()
-        if modifier.to == to
-    )
 
 
 def _rounds(duration: Any) -> int | None:

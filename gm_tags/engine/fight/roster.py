@@ -4,7 +4,6 @@ each a bestiary entry or a threat tier; then initiative, rolled by the engine's 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -17,7 +16,7 @@ from ...ruleset.loader import Ruleset
 from ...state import StateReads
 from ...text import unsafe_reason
 from .encounter import Combatant
-from .options import adjust
+from .rolls import abilities_of, adjust
 
 # A GM's stat block: a name, then its tier and numbers in parentheses.
 _STAT_BLOCK = re.compile(r"(?P<name>[^()]+)\((?P<inside>[^()]*)\)")
@@ -175,15 +174,5 @@ def _modifier(game: StateReads, combat: Combat, member: Combatant) -> int:
     view = character.view(ruleset, game.live_of(character))
     base = int(view.read(ref)) if ref is not None else 0
     return base + adjust(
-        ruleset, view, _abilities_of(ruleset, ref.kind, ref.target) if ref else set()
+        ruleset, view, abilities_of(ruleset, ref.kind, ref.target) if ref else set()
     )
-
-
-def _abilities_of(ruleset: Ruleset, kind: str, target: Any) -> set[str]:
-    """FT-7: the ability a roll read off an ability, a skill or a save rolls with."""
-    index = ruleset.index
-    if kind in ("abilityMod", "abilityScore"):
-        return {str(target)}
-    entries: Mapping[str, Any] = {"skillMod": index.skills, "saveMod": index.saves}.get(kind, {})
-    entry = entries.get(str(target))
-    return {entry.ability} if entry is not None and entry.ability else set()

@@ -15,10 +15,12 @@ from ...reasons import Reason
 from ...ruleset.combat import Combat
 from ...state import StateReads
 from ..outcome import Outcome
+from .abilities import heal_amount, runs, use
 from .blows import strike
 from .encounter import Combatant, Encounter
 from .health import health_of, mend, standing
-from .options import Option, options_for
+from .options import options_for
+from .rolls import Option
 from .roster import opponents, party, roll_initiative
 
 # The most turns the engine plays in a row before the GM must speak (a fight of opponents that
@@ -92,31 +94,46 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
             Reason.UNKNOWN_OPTION,
             f"{actor.name} has no option {command.with_ or command.op!r}; options: {offered}",
         )
-    if chosen.kind == "ability":
+    if chosen.kind == "ability" and not runs(chosen):
         return Outcome.refused(
-            Reason.UNSUPPORTED, "using a catalog ability in a fight waits for catalog use"
+            Reason.UNSUPPORTED, f"{chosen.label} does what a fight here does not run yet"
         )
     if not chosen.left:
         return Outcome.refused(
             Reason.NO_BUDGET, f"{actor.name} has spent {chosen.budget} this turn"
         )
-    target = _target(game, fight, actor, command, heal=chosen.kind == "heal")
+    heals = chosen.kind == "heal" or _kind_of(chosen) == "heal"
+    target = _target(game, fight, actor, command, heal=heals)
     if isinstance(target, Outcome):
         return target
     spent = _spent(actor, chosen.budget)
     fight = fight.with_combatant(spent)
     target = fight.get(target.id)  # the actor itself, when it heals itself
-    if chosen.kind == "heal":
-        healed = mend(game, target, command.amount or 1)
+    paid = ""
+    if chosen.kind == "ability":
+        character = next(c for c in game.characters if c.key == actor.id)
+        used = use(game, character, chosen)
+        if isinstance(used, Outcome):
+            return used
+        paid = f" ({used.paid})" if used.paid else ""
+    if heals:
+        amount = heal_amount(chosen, dice.roll) if chosen.kind == "ability" else command.amount
+        healed = mend(game, target, amount or 1)
         fight = fight.with_combatant(healed.combatant)
-        line = f"{spent.name} heals {target.name}: {healed.now}"
+        line = f"{spent.name} heals {target.name}{paid}: {healed.now}"
     else:
         blow = strike(game, spent, target, chosen, dice, fight.round)
         fight = fight.with_combatant(blow.target)
-        line = blow.line
+        line = blow.line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
     fight = _settled(game, fight)
     game.with_fight(fight.logged(line))
     return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""))
+
+
+def _kind_of(option: Option) -> str | None:
+    owned = option.owned
+    mechanics = owned.entry.mechanics if owned is not None else None
+    return mechanics.kind if mechanics is not None else None
 
 
 def _keys(combatant: Combatant) -> set[str]:

@@ -1,0 +1,126 @@
+"""Catalog abilities in a fight: a row of a list `combat.abilities` names that carries its catalog
+entry's mark, where the entry has `mechanics`. Each is priced by a dry run of the sheet's own use
+(`engine/entries.py`): one the sheet could not pay for is not on the options. Using one pays its
+cost through that same code, then strikes (`kind: "attack"`, rolled with the list's `toHit`) or
+heals (`kind: "heal"`); other kinds are listed and refused `unsupported`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...ruleset.catalogs import CATALOG_MARK
+from ...ruleset.checks_combat import parse_dice
+from ...ruleset.combat import AbilitySource
+from ...ruleset.loader import Ruleset
+from ...sheet.build import list_rows
+from ...sheet.character import Character, SheetView
+from ...state import StateReads
+from ..entries import Owned, Paid, owned_entries, pay
+from ..outcome import Outcome
+from .rolls import Option, Strike, abilities_of, adjust, modifiers, penalty
+
+RUN = ("attack", "heal")
+
+
+@dataclass(frozen=True)
+class Use:
+    """What a used ability paid, as a receipt says it (`Resolve 3/4`)."""
+
+    paid: str
+
+
+def ability_options(
+    ruleset: Ruleset,
+    character: Character,
+    view: SheetView,
+    left: Callable[[str | None], bool],
+) -> list[Option]:
+    combat = ruleset.definition.combat
+    assert combat is not None
+    owned = {o.mark: o for o in owned_entries(ruleset, character)}
+    found: list[Option] = []
+    for position, source in enumerate(combat.abilities or ()):
+        sheet_list = ruleset.index.lists.get(source.list_)
+        if sheet_list is None:
+            continue
+        for row_at, row in enumerate(list_rows(sheet_list, character.build)):
+            entry = owned.get(str(row.get(CATALOG_MARK)))
+            mechanics = entry.entry.mechanics if entry is not None else None
+            if entry is None or mechanics is None or mechanics.reaction:
+                continue
+            if isinstance(pay(ruleset, character, view.live, entry), Outcome):
+                continue  # the sheet could not pay for it: not an option
+            budget = mechanics.budget or source.budget
+            found.append(
+                Option(
+                    f"ability:{position}:{row_at}",
+                    entry.names[0] if entry.names else entry.label,
+                    "ability",
+                    budget,
+                    left(budget),
+                    _strike(ruleset, view, source, entry),
+                    entry,
+                )
+            )
+    return found
+
+
+def _strike(
+    ruleset: Ruleset, view: SheetView, source: AbilitySource, owned: Owned
+) -> Strike | None:
+    mechanics = owned.entry.mechanics
+    assert mechanics is not None
+    if mechanics.kind != "attack" or mechanics.amount is None or mechanics.save is not None:
+        return None
+    dice = parse_dice(mechanics.amount.dice) if mechanics.amount.dice else (0, 0, 0)
+    if dice is None:
+        return None
+    ref = source.to_hit
+    to_hit = int(view.read(ref)) if ref is not None else 0
+    rolls_with = abilities_of(ruleset, ref.kind, ref.target) if ref is not None else set()
+    to_hit += (
+        penalty(ruleset, view)
+        + adjust(ruleset, view, rolls_with)
+        + modifiers(ruleset, view, "attacks")
+    )
+    flat = dice[2] + (mechanics.amount.flat or 0)
+    auto = bool(mechanics.auto_hit) or not mechanics.attack_roll
+    return Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto)
+
+
+def runs(option: Option) -> bool:
+    """Whether using this ability is something a fight here does (else `unsupported`)."""
+    owned = option.owned
+    mechanics = owned.entry.mechanics if owned is not None else None
+    if mechanics is None or mechanics.kind not in RUN:
+        return False
+    return mechanics.kind == "heal" or option.strike is not None
+
+
+def heal_amount(option: Option, roll: Callable[[int, int], list[int]]) -> int:
+    owned = option.owned
+    assert owned is not None and owned.entry.mechanics is not None
+    amount = owned.entry.mechanics.amount
+    if amount is None:
+        return 1
+    dice = parse_dice(amount.dice) if amount.dice else (0, 0, 0)
+    thrown = sum(roll(dice[0], dice[1])) if dice and dice[0] else 0
+    return max(1, thrown + (dice[2] if dice else 0) + (amount.flat or 0))
+
+
+def use(game: StateReads, character: Character, option: Option) -> Use | Outcome:
+    """The ability's cost paid off the character's sheet, through the sheet's own use."""
+    ruleset = game.ruleset
+    assert ruleset is not None and option.owned is not None
+    paid = pay(ruleset, character, game.live_of(character), option.owned)
+    if isinstance(paid, Outcome):
+        return paid
+    live, pools = paid
+    game.with_live(character.key, live)
+    return Use(", ".join(_paid(p) for p in pools))
+
+
+def _paid(paid: Paid) -> str:
+    return paid.now

@@ -1,0 +1,74 @@
+"""What a fight's choices and rolls are built from: an option of whoever acts, the blow it would
+strike, and the numbers a roll built from a sheet takes (the wound penalty, FT-7's adjust, the
+modifiers of what the character suffers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ...checks.effects import check_sources
+from ...checks.run import adjust_for
+from ...ruleset.loader import Ruleset
+from ...sheet.character import SheetView
+
+Kind = Literal["attack", "ability", "heal", "end-turn"]
+
+
+@dataclass(frozen=True)
+class Strike:
+    """What one blow is built from. `to_hit` is a modifier on a sum, or the dice of a pool."""
+
+    to_hit: int
+    dice: tuple[int, int, int]
+    damage_bonus: int = 0
+    damage_type: str | None = None
+    auto_hit: bool = False
+    # The conditions a landed blow puts on, each with the rounds it lasts (None: until cleared).
+    applies: tuple[tuple[str, int | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+    kind: Kind
+    budget: str | None
+    left: bool = True
+    strike: Strike | None = None
+    # An ability's catalog entry (`engine.entries.Owned`), which pays for it.
+    owned: Any = None
+
+
+def penalty(ruleset: Ruleset, view: SheetView) -> int:
+    """The wound penalty in force, as a check takes it (`resolution.penaltyFrom`)."""
+    track = ruleset.definition.resolution.penalty_from
+    return 0 if track is None else int(view[("liveTrack", track, "penalty")])
+
+
+def adjust(ruleset: Ruleset, view: SheetView, abilities: set[str]) -> int:
+    """FT-7: `resolution.adjust` on a roll the fight builds from a sheet, as a check takes it:
+    the entries for the abilities it rolls with, and the entries for every roll."""
+    return adjust_for(ruleset, view, view.character, frozenset(abilities))
+
+
+def modifiers(ruleset: Ruleset, view: SheetView, to: str) -> int:
+    """The flat modifiers `to` attacks or defense of what the character suffers now: the
+    conditions on the sheet and the levels reached, the same sources a check reads."""
+    return sum(
+        int(modifier.flat or 0)
+        for source in check_sources(ruleset, view, view.live)
+        for modifier in source.parts.modifiers or ()
+        if modifier.to == to
+    )
+
+
+def abilities_of(ruleset: Ruleset, kind: str, target: Any) -> set[str]:
+    """FT-7: the ability a roll read off an ability, a skill or a save rolls with."""
+    index = ruleset.index
+    if kind in ("abilityMod", "abilityScore"):
+        return {str(target)}
+    entries: Mapping[str, Any] = {"skillMod": index.skills, "saveMod": index.saves}.get(kind, {})
+    entry = entries.get(str(target))
+    return {entry.ability} if entry is not None and entry.ability else set()
