@@ -13,11 +13,14 @@ What is held back, and why (see docs/proxy.md):
 - after a check, the white space and branches that may follow it, until they are written or
   something else is (`[success: ...]` is kept or hidden by the roll);
 - two characters after a removed tag (the markup it may stand wrapped in, `**[...]**`);
-- white space at the end (removing the next tag may take it) and a line still empty.
+- what the narration's end may still become (`gm_tags.narrator`): white space, a `[` that may
+  form an opening, blank lines.
 
-A tag is parsed and applied once. A chunk of plain prose after settled text costs its own length;
-any other chunk scans on from the last tag applied and narrates the text so far again.
-Measured in tests/benchmarks/test_proxy.py.
+Linear: a chunk costs its own length and the tag still open, never the text so far. The scan goes
+on from the first tag not yet settled (or the last `[` that could still open one), the narrator
+takes the text up to where it is held and keeps only its open end, and each tag's span is settled
+and handed over once. A chunk of plain prose after settled text, or inside an unterminated tag,
+is taken without scanning at all. Measured in tests/benchmarks/test_stream.py.
 """
 
 from __future__ import annotations
@@ -27,24 +30,24 @@ from dataclasses import replace
 from typing import Generic
 
 from .dice import Dice
-from .grammar import branch_pattern
+from .grammar import branch_pattern, opening
+from .narrator import OPENING_SO_FAR, Narrator
 from .parse import parse_all
 from .pipeline import ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
-from .rewrite import narrate, unwrapped
-from .scan import Candidate, settled
+from .rewrite import unwrapped
+from .scan import MAX_BODY, Candidate, settled
 from .state import S
 
-# A `[` at the end that could still become a tag opening (`[`, a tag name, a colon). Tag names
-# are at most 11 letters and underscores (`skill_check`), in any case.
-_OPENING_SO_FAR = re.compile(r"\[[ \t]*[A-Za-z_]{0,11}[ \t]*\Z")
-# The run of `[` and blanks an opening formed in the narration takes back with it.
-_BRACKETS_BEFORE = re.compile(r"[\[ \t]*\Z")
 _AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
-_WRAPPER_STARTS = frozenset("*_~`[(\uff08\u3010")
-# A chunk that cannot open, close or wrap a tag, nor end a line.
-_PLAIN = re.compile(r"[^\[\]\n\r*_~`(\uff08\u3010]*")
+_WRAPPER_MARKUP = "*_~`[(\uff08\u3010"
+_WRAPPER_STARTS = frozenset(_WRAPPER_MARKUP)
+# A chunk that cannot end an unterminated tag (the scanner ends one at `]`, `[` or a blank line).
+_INSIDE_OPEN_TAG = re.compile(r"[^\[\]\n]*")
+# How many settled tags wait to be parsed together, at most (one Lark pass costs about as much
+# for one tag as for a few: measured in tests/benchmarks/test_stream.py).
+APPLY_TOGETHER = 8
 # The longest closing markup `unwrapped` looks for after a removed span.
 _CLOSING_MARKUP = 2
 
@@ -55,11 +58,31 @@ class ReplyStream(Generic[S]):
     def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
         self._run = ReplyRun(game, dice, continues=continues)
         self._text = ""
-        self._scanned_to = 0  # where the last tag applied ends: the scan goes on from there
-        self._shown = ""
-        # The narration of the whole text so far, when plain text added to the reply can only
-        # add itself to it (nothing held, a last line with words and no bracket); else None.
-        self._plain: str | None = None
+        # Where the next scan starts: the first tag found and not settled, or the last `[`
+        # that could still open one; no tag opens between the last one applied and here.
+        self._scan_from = 0
+        self._open: Candidate | None = None  # the first tag found and not settled
+        # While the first tag open is unterminated: the text length up to which a chunk with no
+        # `[`, `]` or line break leaves everything as it was (the scanner's bound for it).
+        self._quiet_until = -1
+        # Nothing held but, at the end, a `[` that could still open a tag (at `_scan_from`) or
+        # markup a tag may stand wrapped in: no tag open, no span or check waiting.
+        self._calm = True
+        # Every tag settled so far, in order; the first `_applied` are applied. The rest are
+        # parsed together (one Lark pass, as a whole reply is) when anything asks for their
+        # receipts (`receipts`, a check's branches, the end: no one can tell the difference) or
+        # when `APPLY_TOGETHER` wait, so the end does not wait on all of them.
+        self._settled: list[Candidate] = []
+        self._applied = 0
+        self._narrator = Narrator()
+        self._opening = opening()
+        self._narrated_to = 0  # the text before this is the narrator's
+        self._floor = 0  # where the last span handed to the narrator ends, widened
+        # Spans of applied tags (and of their checks' branches) not handed over yet, in order.
+        self._spans: list[tuple[int, int]] = []
+        self._spanned = 0  # the settled tags whose spans are in `_spans` or handed over
+        self._shown: list[str] = []
+        self._shown_length = 0
         self._turn: Turn[S] | None = None
 
     @property
@@ -69,88 +92,181 @@ class ReplyStream(Generic[S]):
 
     @property
     def receipts(self) -> tuple[Receipt, ...]:
-        """The receipts of the tags applied so far, in reply order."""
+        """The receipts of the tags applied so far (each applies the moment it closes), in reply
+        order."""
+        self._apply_settled()
         return tuple(self._run.receipts)
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the reply; return the narration that became safe to show."""
         if self._turn is not None:
             raise RuntimeError("the stream has finished")
-        self._text += chunk
-        if self._plain is not None and _PLAIN.fullmatch(chunk):
-            self._plain += chunk
-            return self._show(_without_open_end(self._plain))
-        pending = commands_in(self._text, self._scanned_to)
-        while pending and settled(self._text, pending[0]):
-            self._apply(pending.pop(0))
-        return self._show(self._safe_narration(pending))
+        # Grown in place: a string no one else holds is extended in its own buffer by `+=` on
+        # a local name (CPython), where `self._text += chunk` would copy the whole text.
+        text, self._text = self._text, ""
+        text += chunk
+        self._text = text
+        length = len(text)
+        if length <= self._quiet_until and _INSIDE_OPEN_TAG.fullmatch(chunk):
+            return ""
+        if self._narrated_to == length - len(chunk) and "[" not in chunk:
+            # Everything before was settled and handed over, and nothing here can open a tag:
+            # the chunk goes on with the narration, but for markup at its end that a tag coming
+            # next would take with it.
+            self._scan_from = held = length
+            if chunk and chunk[-1] in _WRAPPER_STARTS:
+                held = length - len(chunk) + len(chunk.rstrip(_WRAPPER_MARKUP))
+            return self._narrate_on_to(held)
+        if self._calm and (shown := self._feed_calm(text, length - len(chunk))) is not None:
+            return shown
+        self._settle()
+        self._narrate_settled()
+        self._calm = self._open is None and not self._spans and self._spanned == len(self._settled)
+        return self._show(self._narrator.take())
 
     def finish(self) -> tuple[str, Turn[S]]:
         """The reply has ended: apply what is left, and return the rest of the narration and the
         turn. The narration already given out is a prefix of the turn's."""
-        if self._turn is None:
-            for candidate in commands_in(self._text, self._scanned_to):
-                self._apply(candidate)
-            self._turn = self._run.finish(self._text)
-        narration, rest = self._turn.narration, ""
-        if narration.startswith(self._shown):
-            rest, self._shown = narration[len(self._shown) :], narration
-        return rest, self._turn
+        if self._turn is not None:
+            return "", self._turn
+        self._settled += commands_in(self._text, self._scan_from)
+        self._apply_settled()
+        self._turn = self._run.finish(self._text)
+        return self._show(self._turn.narration[self._shown_length :]), self._turn
 
     def stop(self) -> Turn[S]:
         """The reply was cut off here: the tags that closed apply and none after. The turn's
         reply is the text up to where the first tag still open begins, and its narration is
         exactly what was given out (what the player saw)."""
         if self._turn is None:
-            pending = commands_in(self._text, self._scanned_to)
+            self._apply_settled()
+            pending = commands_in(self._text, self._scan_from)
             cut = pending[0].start if pending else len(self._text)
             self._text = self._text[:cut]
-            self._turn = replace(self._run.finish(self._text), narration=self._shown)
+            shown = "".join(self._shown)
+            self._turn = replace(self._run.finish(self._text), narration=shown)
         return self._turn
 
-    def _apply(self, candidate: Candidate) -> None:
-        (tag,) = parse_all([candidate])
-        self._run.apply(tag)
-        self._scanned_to = candidate.end
+    def _feed_calm(self, text: str, before: int) -> str | None:
+        """What `_settle` and `_narrate_settled` do when all was calm and no tag opened: the
+        narration goes on to the end, less a `[` that could still open a tag and markup. None
+        when a tag opened (the whole way must look at it)."""
+        start = min(self._scan_from, before)
+        if self._opening.search(text, start) is not None:
+            return None
+        bracket = text.rfind("[", start)
+        could_open = bracket != -1 and OPENING_SO_FAR.match(text, bracket) is not None
+        held = self._scan_from = bracket if could_open else len(text)
+        narrated_to = self._narrated_to
+        while held > narrated_to and text[held - 1] in _WRAPPER_STARTS:
+            held -= 1
+        return self._narrate_on_to(held)
 
-    def _show(self, safe: str) -> str:
-        if len(safe) <= len(self._shown) or not safe.startswith(self._shown):
-            return ""
-        new, self._shown = safe[len(self._shown) :], safe
+    def _narrate_on_to(self, held: int) -> str:
+        """Hand the narrator the text from where it stopped to `held`, none of it in a tag."""
+        shown = self._narrator.keep_and_take(self._text[self._narrated_to : held])
+        self._narrated_to = held
+        return self._show(shown)
+
+    def _settle(self) -> None:
+        """Take the tags that closed for good into `_settled`; note the first still open."""
+        text = self._text
+        if self._opening.search(text, self._scan_from) is None:
+            found: list[Candidate] = []  # the common case, with no more work than the search
+        else:
+            found = commands_in(text, self._scan_from)
+        settled_count = next(
+            (at for at, candidate in enumerate(found) if not settled(text, candidate)), len(found)
+        )
+        self._settled += found[:settled_count]
+        if len(self._settled) - self._applied >= APPLY_TOGETHER:
+            self._apply_settled()
+        self._open = found[settled_count] if settled_count < len(found) else None
+        self._quiet_until = -1
+        if self._open is not None:
+            self._scan_from = self._open.start
+            if not self._open.closed:
+                self._quiet_until = self._open.start + self._open.body + MAX_BODY
+            return
+        if settled_count:
+            self._scan_from = found[settled_count - 1].end
+        bracket = text.rfind("[", self._scan_from)
+        could_open = bracket != -1 and OPENING_SO_FAR.match(text, bracket) is not None
+        self._scan_from = bracket if could_open else len(text)
+
+    def _apply_settled(self) -> None:
+        for tag in parse_all(self._settled[self._applied :]):
+            self._run.apply(tag)
+        self._applied = len(self._settled)
+
+    def _show(self, new: str) -> str:
+        if new:
+            self._shown.append(new)
+            self._shown_length += len(new)
         return new
 
-    def _safe_narration(self, pending: list[Candidate]) -> str:
-        """The narration of the text so far that nothing still to come can change."""
+    def _narrate_settled(self) -> None:
+        """Hand the narrator the text up to where nothing still to come can change it, with the
+        spans settled in it."""
         text = self._text
-        held = pending[0].start if pending else len(text)
-        receipts = self._run.receipts
-        spans: list[tuple[int, int]] = []
-        for at, receipt in enumerate(receipts):
-            spans.append((receipt.start, receipt.end))
-            if receipt.family != "skill_check":
-                continue
-            following = receipts[at + 1].start if at + 1 < len(receipts) else held
-            if following == len(text) and not _branches_written(text, receipt.end):
-                held = min(held, receipt.end)
-                break
-            spans += branch_spans(text, receipt, following)
+        held = self._open.start if self._open else len(text)
+        if self._spanned < len(self._settled):
+            held = self._held_for_spans(held)
         if held == len(text):
-            bracket = text.rfind("[")
-            if bracket != -1 and _OPENING_SO_FAR.match(text, bracket):
-                held = bracket
-        spans.sort()
+            held = self._scan_from  # a `[` that could still open a tag, or the end
+        kept: list[tuple[int, int]] = []
         while True:
-            while held > 0 and text[held - 1] in _WRAPPER_STARTS:
+            while held > self._narrated_to and text[held - 1] in _WRAPPER_STARTS:
                 held -= 1
-            kept, settled_to = _settled_spans(text, spans, held)
+            if not self._spans:
+                break
+            kept, settled_to = self._settled_spans(held)
             if settled_to == held:
                 break
             held = settled_to
-        narration = narrate(text[:held], kept)
-        last_line = narration[narration.rfind("\n") + 1 :]
-        plain = held == len(text) and last_line.strip() and "[" not in last_line
-        self._plain = narration if plain and not text.endswith(("\n", "\r")) else None
-        return _without_open_end(narration)
+        narrator = self._narrator
+        for start, end in kept:
+            narrator.keep(text[self._narrated_to : start])
+            narrator.remove()
+            self._narrated_to = self._floor = end
+        del self._spans[: len(kept)]
+        if held > self._narrated_to:
+            narrator.keep(text[self._narrated_to : held])
+            self._narrated_to = held
+
+    def _held_for_spans(self, held: int) -> int:
+        """Take the spans of the settled tags not spanned yet into `_spans`, up to a check whose
+        branches may still be coming; return `held`, or that check's start."""
+        text, tags = self._text, self._settled
+        while self._spanned < len(tags):
+            at = self._spanned
+            tag = tags[at]
+            spans = [(tag.start, tag.end)]
+            if tag.name == "skill_check":
+                following = tags[at + 1].start if at + 1 < len(tags) else held
+                if following == len(text) and not _branches_written(text, tag.end):
+                    return min(held, tag.start)
+                self._apply_settled()  # which branch stays follows the roll
+                spans += branch_spans(text, self._run.receipts[at], following)
+            self._spans += spans
+            self._spanned += 1
+        return held
+
+    def _settled_spans(self, held: int) -> tuple[list[tuple[int, int]], int]:
+        """The spans before `held` whose extent is settled (the narration widens a span over the
+        markup it stands wrapped in, which the text after it may still close), widened, and
+        where to hold from: `held`, or the widened start of the first span not settled."""
+        kept: list[tuple[int, int]] = []
+        floor = self._floor
+        for start, end in self._spans:
+            if start >= held:
+                break
+            wide_start, wide_end = unwrapped(self._text, start, end, floor=floor)
+            if wide_end + _CLOSING_MARKUP > held:
+                return kept, wide_start
+            kept.append((wide_start, wide_end))
+            floor = wide_end
+        return kept, held
 
 
 def _branches_written(text: str, at: int) -> bool:
@@ -169,33 +285,3 @@ def _branches_written(text: str, at: int) -> bool:
             return "]" in rest or "\n" in rest
         at = found.end()
     return True
-
-
-def _settled_spans(
-    text: str, spans: list[tuple[int, int]], held: int
-) -> tuple[list[tuple[int, int]], int]:
-    """The spans before `held` whose extent is settled (the narration widens a span over the
-    markup it stands wrapped in, which the text after it may still close), and where to hold
-    from: `held`, or the widened start of the first span not settled."""
-    kept: list[tuple[int, int]] = []
-    floor = 0
-    for start, end in spans:
-        if start >= held:
-            break
-        wide_start, wide_end = unwrapped(text, start, end, floor=floor)
-        if wide_end + _CLOSING_MARKUP > held:
-            return kept, wide_start
-        kept.append((start, end))
-        floor = wide_end
-    return kept, held
-
-
-def _without_open_end(narration: str) -> str:
-    """The narration less what its end may still become: trailing white space (removing a tag
-    takes a space with it), and a `[` that could still form a tag opening with what follows."""
-    safe = narration.rstrip()
-    bracket = safe.rfind("[")
-    if bracket != -1 and _OPENING_SO_FAR.match(safe, bracket):
-        brackets = _BRACKETS_BEFORE.search(safe, 0, bracket)
-        safe = safe[: brackets.start() if brackets else bracket].rstrip()
-    return safe

@@ -45,13 +45,13 @@ def streamed(
 
 
 @pytest.mark.parametrize("name", REPLY_NAMES)
-def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_small_size(
+def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_size_up_to_16(
     name: str,
 ) -> None:
     text = (REPLIES / name).read_text("utf-8")
     game = starting_game(INDEX[name])
     batch = game.apply_reply(text, seed=7)
-    for size in (*range(1, 9), 13, 64):
+    for size in (*range(1, 17), 64):
         streamed(game, text, list(range(size, len(text), size)), batch=batch)
 
 
@@ -185,3 +185,46 @@ def test_text_made_of_tag_pieces_streams_to_the_batch_result(
     text = "".join(pieces)
     cuts = data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=30))
     streamed(starting_game(INDEX["en/ember-checks.txt"]), text, cuts, seed=seed)
+
+
+def test_a_line_that_starts_with_white_space_after_a_tag_reaches_the_client_whole(
+    game: Game,
+) -> None:
+    text = 'The door.\n\n[clock: name="A" size="6"]\n\n  - Mira runs.\n  - Tobin hides.\n'
+    pieces, _ = streamed(game, text, list(range(4, len(text), 4)))
+    assert "".join(pieces) == "The door.\n\n  - Mira runs.\n  - Tobin hides.\n"
+    assert "".join(pieces[:-1]).endswith("  - Tobin hides.")  # given out as it came, not at the end
+
+
+# Lines as a model lays them out: indented, tabbed, list items, blank lines before and between,
+# tags alone on a line or inside one, wrapped in markup, and checks with their branches.
+INDENTS = ("", "  ", "    ", "\t", " \t", "\u3000")
+LINE_PIECES = (
+    *("Mira runs.", "- Tobin hides", "* a list item", "word", "(aside)", "the lamp:", ".", ","),
+    *('[clock: name="A" size="6"]', '[clock: name="A" tick="1"]', '**[clock: name="B" size="4"]**'),
+    *('[skill_check: skill="Sneak" dc="8"]', "[success: The lock clicks.]", "[failure: Snap.]"),
+    *("[sheet: bogus]", "[cl", "ock: x]", " ", "  ", "\t"),
+)
+
+
+@st.composite
+def laid_out_replies(draw: st.DrawFn) -> str:
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        indent = draw(st.sampled_from(INDENTS))
+        pieces = draw(st.lists(st.sampled_from(LINE_PIECES), max_size=5))
+        lines.append(indent + " ".join(pieces))
+    lead = draw(st.sampled_from(("", "\n", "\n\n", " \n", "\t\n\n")))
+    end = draw(st.sampled_from(("", "\n", "\n\n", "  ")))
+    return lead + draw(st.sampled_from(("\n", "\n\n", "\r\n"))).join(lines) + end
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=laid_out_replies(), seed=st.integers(0, 1000))
+def test_indented_tabbed_and_blank_led_lines_stream_to_the_batch_result_at_every_chunk_size(
+    text: str, seed: int
+) -> None:
+    game = starting_game(INDEX["en/ember-checks.txt"])
+    batch = game.apply_reply(text, seed=seed)
+    for size in range(1, 17):
+        streamed(game, text, list(range(size, len(text), size)), seed=seed, batch=batch)

@@ -1,0 +1,90 @@
+"""What streaming a reply costs beside applying it whole (`apply_reply`), measured interleaved in
+the same run (each round times every workload once, in turn, so a machine whose speed drifts slows
+them alike): the heavy reply (4 KB, 40 tags) in 4- and 1-character chunks, the 64 KB reply (400
+tags, stray brackets) in 4-character chunks, and what that stream's chunks in the last eighth of
+the text cost beside those in the first (a stream whose work grows with the text so far shows it
+there). Reported: medians and their ratios beside issue #29's targets.
+
+Run with `python -m pytest tests/benchmarks/test_stream.py --benchmark-only -s`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gm_tags import Game, load_ruleset
+from tests.benchmarks.test_pipeline import CLOCKS, REPLIES
+from tests.conftest import FIXTURES
+
+HEAVY = REPLIES["heavy-4KB-40-tags"]
+LARGE = REPLIES["64KB-400-tags-stray-brackets"]
+ROUNDS = 15
+
+
+def clock_game() -> Game:
+    ruleset = load_ruleset(FIXTURES / "rulesets" / "crew-of-shadows.json")
+    made = "".join(f'[clock: name="{name}" size="8"]' for name in CLOCKS)
+    return Game.new(ruleset).apply_reply(made).game
+
+
+def streamed(game: Game, text: str, size: int) -> list[float]:
+    """Stream `text` in chunks of `size`; the seconds each chunk's `feed` took, and last the
+    `finish`."""
+    stream = game.stream(seed=1)
+    costs = []
+    clock = time.perf_counter
+    for at in range(0, len(text), size):
+        chunk = text[at : at + size]
+        began = clock()
+        stream.feed(chunk)
+        costs.append(clock() - began)
+    began = clock()
+    stream.finish()
+    costs.append(clock() - began)
+    return costs
+
+
+def timed(work: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    work()
+    return time.perf_counter() - began
+
+
+def test_streaming_costs_what_applying_whole_does(benchmark: Any) -> None:
+    game = clock_game()
+    times: dict[str, list[float]] = {
+        name: [] for name in ("heavy", "heavy-4", "heavy-1", "large", "large-4", "first", "last")
+    }
+
+    def rounds() -> None:
+        for _ in range(ROUNDS):
+            times["heavy"].append(timed(lambda: game.apply_reply(HEAVY, seed=1)))
+            times["heavy-4"].append(sum(streamed(game, HEAVY, 4)))
+            times["heavy-1"].append(sum(streamed(game, HEAVY, 1)))
+            times["large"].append(timed(lambda: game.apply_reply(LARGE, seed=1)))
+            chunks = streamed(game, LARGE, 4)
+            times["large-4"].append(sum(chunks))
+            eighth = (len(chunks) - 1) // 8
+            times["first"].append(sum(chunks[:eighth]))
+            times["last"].append(sum(chunks[-1 - eighth : -1]))
+
+    benchmark.pedantic(rounds, rounds=1, iterations=1)
+    median = {name: statistics.median(measured) for name, measured in times.items()}
+    ratios = {
+        "heavy 4-char / batch": (median["heavy-4"] / median["heavy"], 2.0),
+        "heavy 1-char / batch": (median["heavy-1"] / median["heavy"], 4.0),
+        "64KB 4-char / batch": (median["large-4"] / median["large"], 2.0),
+        "64KB last eighth / first eighth": (median["last"] / median["first"], 1.5),
+    }
+    benchmark.extra_info.update({name: value * 1e3 for name, value in median.items()})
+    benchmark.extra_info.update({name: ratio for name, (ratio, _) in ratios.items()})
+    print()
+    for name, value in median.items():
+        print(f"{name:8} {value * 1e3:9.2f} ms")
+    for name, (ratio, target) in ratios.items():
+        print(f"{name:32} {ratio:5.2f}x (target: at most {target}x)")
+    # What must hold on any machine: the cost of a chunk does not grow with the text before it.
+    assert ratios["64KB last eighth / first eighth"][0] < 3, ratios
