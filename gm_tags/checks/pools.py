@@ -40,14 +40,18 @@ def roll_pool(
     dice: Dice,
     *,
     effects: int = 0,
+    entry: tuple[int, int, Reroll | None] = (0, 0, None),
 ) -> tuple[CheckRecord, LiveState]:
-    """`effects` is the dice what the character holds or suffers adds (or takes away)."""
+    """`effects` is the dice what the character holds or suffers adds (or takes away); `entry`
+    the dice, successes and re-throw an entry used on the check bought (already paid for)."""
     sides = resolution.die.sides
     target = _target(resolution, request, step_target, harder)
     bonus = _clamped_bonus(resolution, request.bonus)
     spent, auto, bought_dice, bought_reroll, live = _spend(
         ruleset, resolution, request, character, live, number
     )
+    auto, bought_dice = auto + entry[1], bought_dice + entry[0]
+    bought_reroll = _wider(bought_reroll, entry[2])
     size = number + (bonus or 0) + penalty + adjust + effects + bought_dice
     size = min(max(size, resolution.pool.min), resolution.pool.max)
     explode_from = _face(resolution.explode, request.explode, sides)

@@ -29,6 +29,8 @@ class CheckRequest:
     double: int | None = None
     reroll: str | None = None
     spend: str | None = None
+    # A catalog entry the character has, used on this check (`use="Steady Hand"`).
+    use: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,8 @@ class CheckRecord:
             body = f"{faces} → {self.total} {word}"
         outcome = self.result.replace("_", " ").capitalize()
         side = " Something went wrong on the side." if self.complication else ""
+        if self.use:
+            side += f" {_plain(self.use)} was used on it."
         if self.from_:
             side += " Changed by " + ", ".join(_plain(name) for name in self.from_) + "."
         unread = ""

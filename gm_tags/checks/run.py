@@ -15,6 +15,7 @@ from ..sheet.live import LiveState
 from ..sheet.plan import plan_for
 from ..text import clean
 from .effects import effects_for, roll_mode, roll_modifiers, sources_for
+from .entry_use import use_entry
 from .pools import roll_pool
 from .record import CheckRecord, CheckRequest
 from .target import CheckTarget, find_ability, resolve_target
@@ -101,6 +102,9 @@ def roll_check(
         return record, live
     # On a pool a `who=` naming nobody never gets here (`names_nothing` refuses it).
     assert isinstance(resolution, DicePool)
+    used = use_entry(ruleset, request, character, live)
+    if used is not None:
+        live, request = used.live, used.request
     record, live = roll_pool(
         ruleset,
         resolution,
@@ -119,7 +123,10 @@ def roll_check(
         live,
         dice,
         effects=added,
+        entry=(used.dice, used.successes, used.reroll) if used else (0, 0, None),
     )
+    if used is not None:
+        record = replace(record, use=used.label, spend=record.spend or used.spent)
     return replace(record, effects=added or None, from_=changed_by), live
 
 

@@ -56,7 +56,19 @@ def bind_check(tag: Tag) -> CheckCommand | Refused:
         double=integer(attributes["double"]) if "double" in attributes else None,
         reroll=attributes.get("reroll"),
         spend=attributes.get("spend"),
+        use=attributes.get("use") or None,
     )
-    order = ("skill", "dc", "difficulty", "who", "with", "mode", "threshold", "bonus", "spend")
+    order = (
+        "skill",
+        "dc",
+        "difficulty",
+        "who",
+        "with",
+        "mode",
+        "threshold",
+        "bonus",
+        "spend",
+        "use",
+    )
     request: Request = tuple((key, attributes[key]) for key in order if key in attributes)
     return CheckCommand(check, request)

@@ -87,6 +87,17 @@ def _pool_extras(resolution: DicePool, ruleset: Ruleset) -> list[str]:
     for spend in resolution.spend or ():
         label = safe(pools[spend.pool].label) if spend.pool in pools else spend.pool
         extras.append(f'spend="{spend.pool}:{spend.amount}" (pays {label})')
+    changes_a_check = [
+        entry.label
+        for catalog in ruleset.definition.catalogs or ()
+        for entry in catalog.entries or ()
+        if entry.mechanics is not None and entry.mechanics.check is not None
+    ]
+    if changes_a_check:
+        extras.append(
+            f'use="{safe(changes_a_check[0])}" for something the character has that changes '
+            "a check (the engine pays for it)"
+        )
     return extras
 
 
