@@ -7,6 +7,7 @@ from typing import Any
 from gm_tags import Dice, Game, load_ruleset
 from gm_tags.checks.record import CheckRecord, CheckRequest
 from gm_tags.checks.run import roll_check
+from gm_tags.sheet.live import LiveState
 from tests.conftest import FIXTURES
 
 
@@ -26,8 +27,15 @@ class ScriptedDice(Dice):
 
 def rolled(game: Game, request: CheckRequest, faces: list[int]) -> CheckRecord:
     """`request` rolled for its character with these faces, the game unchanged."""
+    return rolled_and_paid(game, request, faces)[0]
+
+
+def rolled_and_paid(
+    game: Game, request: CheckRequest, faces: list[int]
+) -> tuple[CheckRecord, LiveState]:
+    """The record and the character's live state after it (a spend or a use pays on the check)."""
     character = game.character(request.who)
-    record, _ = roll_check(
+    record, live = roll_check(
         game.ruleset,  # type: ignore[arg-type]
         character,
         game.live_of(character),
@@ -35,7 +43,7 @@ def rolled(game: Game, request: CheckRequest, faces: list[int]) -> CheckRecord:
         ScriptedDice(faces),
     )
     assert isinstance(record, CheckRecord)
-    return record
+    return record, live
 
 
 def gravewatch_with(**resolution: Any) -> Game:

@@ -9,9 +9,8 @@ import pytest
 
 from gm_tags import Game, load_ruleset
 from gm_tags.checks.record import CheckRecord, CheckRequest
-from gm_tags.checks.run import roll_check
 from gm_tags.sheet.live import LiveState
-from tests.checks.conftest import ScriptedDice
+from tests.checks.conftest import rolled_and_paid
 from tests.conftest import FIXTURES
 
 GRAVEWATCH = FIXTURES / "rulesets" / "reference" / "gravewatch.json"
@@ -28,16 +27,7 @@ def warden(charms: list[dict[str, str]] = CHARMS, data: dict[str, object] | None
 
 
 def check(game: Game, request: CheckRequest, faces: list[int]) -> tuple[CheckRecord, LiveState]:
-    character = game.character()
-    record, live = roll_check(
-        game.ruleset,  # type: ignore[arg-type]
-        character,
-        game.live_of(character),
-        request,
-        ScriptedDice(faces),
-    )
-    assert isinstance(record, CheckRecord)
-    return record, live
+    return rolled_and_paid(game, request, faces)
 
 
 def resolve_left(game: Game, live: LiveState) -> int:
