@@ -174,8 +174,9 @@ def test_a_charm_is_paid_for_through_the_sheets_own_use_and_strikes(gravewatch: 
     assert flare.now.startswith("Wren Lantern Flare (Resolve 3/4) at Hollow warden: (9 9) vs 7")
     assert "dealt 2; Hollow warden 4/6" in flare.now
     # A charm the fight does not run (a debuff with a save) is refused and costs nothing.
-    word = played(turn.game, '[fight: op="attack" with="Stern Word"]').receipts[0]
-    assert word.reason is Reason.UNSUPPORTED
+    word = played(game, f'{BEGIN} [fight: op="attack" with="Stern Word"]', *WREN_FIRST)
+    assert word.receipts[1].reason is Reason.UNSUPPORTED
+    assert int(word.game.read("Wren", {"livePool": "resolve"})) == 4
     assert "Stern Word" not in turn.game.reminder().split("<fight>")[1].split("</fight>")[0]
 
 
@@ -185,3 +186,17 @@ def test_a_charm_the_sheet_cannot_pay_for_is_not_an_option(gravewatch: Ruleset) 
     turn = played(spent, f'{BEGIN} [fight: op="attack" with="Lantern Flare"]', *WREN_FIRST)
     assert turn.receipts[1].reason is Reason.UNKNOWN_OPTION
     assert int(turn.game.read("Wren", {"livePool": "resolve"})) == 0
+
+
+def test_resolve_is_spent_one_point_a_turn_in_a_fight(gravewatch: Ruleset) -> None:
+    """combat.spendLimits: a warden who flares the lantern cannot flare it again that turn (it
+    costs a point of Resolve, and one point a turn is all a fight allows), and can next turn."""
+    game = Game.new(gravewatch, {"Wren": CHARMED})
+    turn = played(game, f'{BEGIN} [fight: op="attack" with="Lantern Flare"]', *WREN_FIRST, 1, 1)
+    block = turn.game.reminder().split("<fight>")[1]
+    assert "Lantern Flare" not in block.split("Budgets left")[0].split("may:")[1]
+    fight = turn.game.fight
+    assert fight is not None and fight.actor.spent == {"act": 1, "pool:resolve": 1}
+    # The dread's turn (a miss), then round 2 (Wren first): the point is Wren's to spend again.
+    turn = played(turn.game, '[fight: op="next"]', *(1, 1, 1, 1, 1, 1), 9, 1)
+    assert "Lantern Flare (ability:0:0)" in turn.game.reminder()

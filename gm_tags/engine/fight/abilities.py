@@ -7,7 +7,7 @@ heals (`kind: "heal"`); other kinds are listed and refused `unsupported`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ...ruleset.catalogs import CATALOG_MARK
@@ -26,9 +26,10 @@ RUN = ("attack", "heal")
 
 @dataclass(frozen=True)
 class Use:
-    """What a used ability paid, as a receipt says it (`Resolve 3/4`)."""
+    """What a used ability paid: as a receipt says it (`Resolve 3/4`), and each pool's amount."""
 
     paid: str
+    pools: tuple[tuple[str, int], ...] = ()
 
 
 def ability_options(
@@ -36,6 +37,7 @@ def ability_options(
     character: Character,
     view: SheetView,
     left: Callable[[str | None], bool],
+    spent: Mapping[str, int],
 ) -> list[Option]:
     combat = ruleset.definition.combat
     assert combat is not None
@@ -52,6 +54,8 @@ def ability_options(
                 continue
             if isinstance(pay(ruleset, character, view.live, entry), Outcome):
                 continue  # the sheet could not pay for it: not an option
+            if _over_limit(ruleset, view, entry, spent):
+                continue
             budget = mechanics.budget or source.budget
             found.append(
                 Option(
@@ -65,6 +69,28 @@ def ability_options(
                 )
             )
     return found
+
+
+def spend_key(pool: str) -> str:
+    """How a pool's spending this turn (or round, or fight) is kept beside the budgets."""
+    return f"pool:{pool}"
+
+
+def _over_limit(ruleset: Ruleset, view: SheetView, owned: Owned, spent: Mapping[str, int]) -> bool:
+    """Whether paying for `owned` would pass a `combat.spendLimits` entry (Gravewatch's one point
+    of Resolve a turn)."""
+    combat = ruleset.definition.combat
+    mechanics = owned.entry.mechanics
+    if combat is None or mechanics is None:
+        return False
+    limits = {limit.pool: limit for limit in combat.spend_limits or ()}
+    for term in mechanics.cost or ():
+        limit = limits.get(term.pool)
+        if limit is not None:
+            most = int(view.read(limit.max))
+            if spent.get(spend_key(term.pool), 0) + term.amount > most:
+                return True
+    return False
 
 
 def _strike(
@@ -119,7 +145,7 @@ def use(game: StateReads, character: Character, option: Option) -> Use | Outcome
         return paid
     live, pools = paid
     game.with_live(character.key, live)
-    return Use(", ".join(_paid(p) for p in pools))
+    return Use(", ".join(_paid(p) for p in pools), tuple((p.pool.key, p.amount) for p in pools))
 
 
 def _paid(paid: Paid) -> str:

@@ -55,7 +55,7 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
                             option_id, label, "attack", source.budget, left(source.budget), strike
                         )
                     )
-        found += ability_options(ruleset, character, view, left)
+        found += ability_options(ruleset, character, view, left, spent)
         found.append(Option("heal", "Heal", "heal", first, left(first)))
     found.append(Option("end-turn", "End the turn", "end-turn", None))
     return found

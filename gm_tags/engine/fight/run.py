@@ -15,7 +15,7 @@ from ...reasons import Reason
 from ...ruleset.combat import Combat
 from ...state import StateReads
 from ..outcome import Outcome
-from .abilities import heal_amount, runs, use
+from .abilities import heal_amount, runs, spend_key, use
 from .blows import strike
 from .encounter import Combatant, Encounter
 from .health import health_of, mend, standing
@@ -116,6 +116,9 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         if isinstance(used, Outcome):
             return used
         paid = f" ({used.paid})" if used.paid else ""
+        spent = _spent_pools(spent, used.pools)
+        fight = fight.with_combatant(spent)
+        target = fight.get(target.id)
     if heals:
         amount = heal_amount(chosen, dice.roll) if chosen.kind == "ability" else command.amount
         healed = mend(game, target, amount or 1)
@@ -191,6 +194,13 @@ def _spent(combatant: Combatant, budget: str | None) -> Combatant:
     return replace(combatant, spent=MappingProxyType(spent))
 
 
+def _spent_pools(combatant: Combatant, pools: tuple[tuple[str, int], ...]) -> Combatant:
+    spent = dict(combatant.spent)
+    for pool, amount in pools:
+        spent[spend_key(pool)] = spent.get(spend_key(pool), 0) + amount
+    return replace(combatant, spent=MappingProxyType(spent))
+
+
 def _settled(game: StateReads, fight: Encounter) -> Encounter:
     """The fight with its outcome, once one side is all down."""
     sides = {"party": False, "enemy": False}
@@ -233,6 +243,7 @@ def _new_round(
     """The fight as a round begins: budgets per round refilled, and initiative thrown again where
     the ruleset says so (with the line saying how it fell, else "")."""
     per_round = {b.id for b in combat.economy.budgets if b.per == "round"}
+    per_round |= {spend_key(s.pool) for s in combat.spend_limits or () if s.per == "round"}
     members = [
         replace(c, spent=MappingProxyType({k: v for k, v in c.spent.items() if k not in per_round}))
         for c in fight.combatants
@@ -249,6 +260,7 @@ def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter
     """The actor's turn begins: its budgets per turn refilled, and the conditions whose rounds
     are up taken off its sheet."""
     per_turn = {b.id for b in combat.economy.budgets if b.per == "turn"}
+    per_turn |= {spend_key(s.pool) for s in combat.spend_limits or () if s.per == "turn"}
     actor = fight.actor
     kept = {k: v for k, v in actor.spent.items() if k not in per_turn}
     timed = {c: until for c, until in actor.timed.items() if until > fight.round}
