@@ -165,7 +165,7 @@ class Game(GameState):
             character: Character | None = self.character(who)
         except UnknownCharacterError:
             character = None
-        nothing = names_nothing(self.ruleset, request, character, [c.name for c in self.characters])
+        nothing = names_nothing(self.ruleset, request, character, self.characters)
         if nothing:
             raise CheckNamesNothingError(*nothing)
         live = self.live_of(character) if character is not None else LiveState()

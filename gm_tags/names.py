@@ -27,16 +27,37 @@ def normalize_name(name: str) -> str:
     return " ".join("".join(kept).lower().split())
 
 
-def named(who: str, keys: Sequence[str]) -> tuple[int, ...]:
-    """The positions in `keys` (normalized card names) that `who=` names.
+class NameIndex:
+    """Who `who=` names among a snapshot's cards, in one dictionary lookup: built once from the
+    cards' normalized names, in card order, so a command costs the same in a party of 2 and of
+    500.
 
     First as the Engine matches: every card whose normalized name equals `who`'s. When none does,
     one step past the Engine (docs/commands.md, "Who a tag names"): a one-word `who` names the
     cards whose name begins with that word, so `who="Agnes"` finds "Agnes Ward". Two or more
-    positions mean the name is shared; the caller decides who wins a tie. This is the one place the
-    rule lives, so an index over the keys can replace it whole."""
-    key = normalize_name(who)
-    exact = tuple(index for index, name in enumerate(keys) if name == key)
-    if exact or not key or " " in key:
-        return exact
-    return tuple(index for index, name in enumerate(keys) if name.split(" ", 1)[0] == key)
+    positions mean the name is shared; the caller decides who wins a tie. This is the one place
+    the rule lives."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        exact: dict[str, list[int]] = {}
+        first_word: dict[str, list[int]] = {}
+        for index, key in enumerate(keys):
+            exact.setdefault(key, []).append(index)
+            first_word.setdefault(key.split(" ", 1)[0], []).append(index)
+        self._exact = {key: tuple(found) for key, found in exact.items()}
+        self._first_word = {word: tuple(found) for word, found in first_word.items()}
+
+    def named(self, who: str) -> tuple[int, ...]:
+        """The positions of the cards `who=` names."""
+        return self.keyed(normalize_name(who))
+
+    def keyed(self, key: str) -> tuple[int, ...]:
+        """The positions of the cards a normalized name names."""
+        exact = self._exact.get(key, ())
+        if exact or not key or " " in key:
+            return exact
+        return self._first_word.get(key, ())
+
+    def exactly(self, key: str) -> tuple[int, ...]:
+        """The positions of the cards whose normalized name is `key`."""
+        return self._exact.get(key, ())

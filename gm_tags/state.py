@@ -17,6 +17,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Generic, Self, TypeVar
 
@@ -26,7 +27,7 @@ from .engine.fight.encounter import Encounter
 from .engine.pools import PoolSlot
 from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
-from .names import named, normalize_name
+from .names import NameIndex, normalize_name
 from .party import party_of, party_pools, party_value, with_members
 from .ruleset import Ruleset
 from .ruleset.layering import selection_problems
@@ -73,6 +74,11 @@ class StateReads(ABC):
     fight: Encounter | None
     gm_bosses: bool
 
+    @property
+    @abstractmethod
+    def names(self) -> NameIndex:
+        """The cards by name (`names.NameIndex`), built once per snapshot."""
+
     # Characters ------------------------------------------------------------------------------
 
     @property
@@ -80,8 +86,8 @@ class StateReads(ABC):
         """The card a command without `who=` means: the one named `player`, else the first. A
         `player` that names no card means none (never a guess at the first)."""
         if self.player is not None:
-            key = normalize_name(self.player)
-            return next((c for c in self.characters if c.key == key), None)
+            found = self.names.exactly(normalize_name(self.player))
+            return self.characters[found[0]] if found else None
         return self.characters[0] if self.characters else None
 
     def character(self, who: str | None = None) -> Character:
@@ -101,11 +107,12 @@ class StateReads(ABC):
     def named(self, who: str) -> list[Character]:
         """The cards `who=` names (`gm_tags.names.named`: the exact name, else a unique first
         name); when the player's own name is shared, the player's card alone."""
-        keys = [character.key for character in self.characters]
-        matches = [self.characters[index] for index in named(who, keys)]
-        player = self.player_character
-        if len(matches) > 1 and player is not None and player.key == normalize_name(who):
-            return [player]
+        key = normalize_name(who)
+        matches = [self.characters[index] for index in self.names.keyed(key)]
+        if len(matches) > 1:
+            player = self.player_character
+            if player is not None and player.key == key:
+                return [player]
         return matches
 
     def live_of(self, character: Character) -> LiveState:
@@ -350,6 +357,11 @@ class GameState(StateReads):
 
     # New states -------------------------------------------------------------------------------
 
+    @cached_property
+    def names(self) -> NameIndex:
+        """Built on first use; a state evolved from this one (same cards) keeps it."""
+        return NameIndex([character.key for character in self.characters])
+
     def _evolve(self, **changes: Any) -> Self:
         """A copy with `changes` to fields `__post_init__` does not read (characters and layers
         are not among them, so it is skipped). Every command makes one of these, and this costs
@@ -412,6 +424,10 @@ class Draft(StateReads, Generic[S]):
         # and their sum: the exact size is measured only when the sum nears the limit.
         self._bounds: dict[str, int] | None = None
         self._bounded = 0
+
+    @property
+    def names(self) -> NameIndex:
+        return self.base.names  # a reply's commands change no card
 
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
         self._undo.append(("clocks", "", self.clocks))

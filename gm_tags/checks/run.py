@@ -4,6 +4,7 @@ on the check pays from a pool) go out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -181,7 +182,10 @@ def unknown_difficulty(resolution: Any, request: CheckRequest) -> str | None:
 
 
 def names_nothing(
-    ruleset: Ruleset, request: CheckRequest, found: Character | None, characters: list[str]
+    ruleset: Ruleset,
+    request: CheckRequest,
+    found: Character | None,
+    characters: Sequence[Character],
 ) -> tuple[str, str] | None:
     """On a dice-pool ruleset, why a check cannot be rolled because it names nothing: its
     `who=` matches no character, or its `skill=` no skill, save or ability (kebab-case code and
@@ -190,7 +194,7 @@ def names_nothing(
     if not isinstance(ruleset.definition.resolution, DicePool):
         return None
     if request.who is not None and found is None:
-        known = ", ".join(characters) or "none"
+        known = ", ".join(character.name for character in characters) or "none"
         return (
             "unknown-character",
             f"no character is named {request.who!r}; the characters: {known}",

@@ -30,9 +30,7 @@ def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Ou
         character = game.character(command.check.who)
     except LookupError:
         character = None
-    nothing = names_nothing(
-        game.ruleset, command.check, character, [c.name for c in game.characters]
-    )
+    nothing = names_nothing(game.ruleset, command.check, character, game.characters)
     if nothing:
         return game, Outcome.refused(Reason(nothing[0]), nothing[1])
     live = game.live_of(character) if character is not None else LiveState()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -30,7 +31,7 @@ class Character:
     has_sheet: bool = True
     card: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
-    @property
+    @cached_property
     def key(self) -> str:
         """The normalized name: what `who=` is matched against and live state is stored under."""
         return normalize_name(self.name)
