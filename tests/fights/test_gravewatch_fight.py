@@ -200,3 +200,10 @@ def test_resolve_is_spent_one_point_a_turn_in_a_fight(gravewatch: Ruleset) -> No
     # The dread's turn (a miss), then round 2 (Wren first): the point is Wren's to spend again.
     turn = played(turn.game, '[fight: op="next"]', *(1, 1, 1, 1, 1, 1), 9, 1)
     assert "Lantern Flare (ability:0:0)" in turn.game.reminder()
+
+
+def test_the_engines_turns_carry_their_whole_arithmetic_in_the_detail(game: Game) -> None:
+    turn = played(game, BEGIN, 1, 10, *(10, 10, 1, 1, 1, 1), *(6, 6, 1), *(1, 1, 1))
+    begin = turn.receipts[0]
+    assert begin.now is not None and "soak" not in begin.now
+    assert "damage (6 6 1) vs 6 = 2, soak (1 1 1) = 0, dealt 2" in begin.detail

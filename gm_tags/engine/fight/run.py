@@ -17,7 +17,7 @@ from ...state import StateReads
 from ..outcome import Outcome
 from .abilities import heal_amount, runs, spend_key, use
 from .blows import strike
-from .encounter import Combatant, Encounter
+from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
 from .options import options_for
 from .rolls import Option
@@ -51,7 +51,7 @@ def run_fight(command: FightCommand, game: StateReads, dice: Dice) -> Outcome:
         fight = advance(game, combat, fight, dice, lines)
         fight = _engine_turns(game, fight, combat, dice, lines)
         game.with_fight(fight)
-        return Outcome(now="; ".join([whose_turn(game, fight), *lines]))
+        return _told(game, fight, lines)
     if fight.outcome is not None:
         return Outcome.refused(Reason.FIGHT_OVER, f"the fight is over ({fight.outcome}); end it")
     return _act(command, game, fight, dice)
@@ -77,7 +77,14 @@ def _begin(command: FightCommand, game: StateReads, combat: Combat, dice: Dice) 
     lines = [f"round 1: {line}"]
     fight = _engine_turns(game, fight.logged(*lines), combat, dice, lines)
     game.with_fight(fight)
-    return Outcome(now="; ".join([whose_turn(game, fight), *lines]))
+    return _told(game, fight, lines)
+
+
+def _told(game: StateReads, fight: Encounter, lines: list[str]) -> Outcome:
+    """A begin's or a next's outcome: whose turn it is and the engine's turns in a few words, and
+    in `detail` the same turns with all their arithmetic (the log's lines for them)."""
+    full = fight.log[-min(len(lines), LOG_LIMIT) :] if lines else ()
+    return Outcome(now="; ".join([whose_turn(game, fight), *lines]), detail="; ".join(full))
 
 
 def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) -> Outcome:
