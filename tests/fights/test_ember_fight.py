@@ -202,3 +202,13 @@ def test_a_gm_stat_block_is_pulled_onto_the_threat_scale(game: Game) -> None:
     assert fight.get("stray").health == 5
     unknown = played(game, '[fight: op="begin" against="Bandit captain (legend)"]')
     assert unknown.receipts[0].reason is Reason.UNKNOWN_OPPONENT
+
+
+def test_a_creature_written_as_a_sheet_fights_on_its_tiers_numbers(game: Game) -> None:
+    turn = played(game, '[fight: op="begin" against="Toll Warden"]', 6, 6, 1, 1)
+    fight = turn.game.fight
+    assert fight is not None
+    warden = fight.get("toll-warden")
+    assert (warden.health, (warden.block or {}).get("defense")) == (12, 6)
+    assert "Toll Warden may" not in turn.game.reminder()
+    assert [a["name"] for a in (warden.block or {})["actions"]] == ["Strike"]

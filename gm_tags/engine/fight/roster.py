@@ -65,7 +65,7 @@ def _creature(ruleset: Ruleset, combat: Combat, name: str) -> tuple[str, str, Cr
             continue
         for entry in catalog.entries or ():
             if entry.creature is not None and folded in (entry.id, entry.label.casefold()):
-                return entry.id, entry.label, entry.creature
+                return entry.id, entry.label, _numbered(combat, entry.creature)
     for tier in combat.threat.tiers if combat.threat else ():
         if folded in (tier.id, tier.label.casefold()):
             return tier.id, tier.label, _from_tier(combat, tier)
@@ -103,6 +103,16 @@ def _stat_block(combat: Combat, name: str, inside: str) -> tuple[str, str, Creat
 
 def _within(value: int, bounds: list[int]) -> int:
     return max(bounds[0], min(bounds[1], value))
+
+
+def _numbered(combat: Combat, creature: Creature) -> Creature:
+    """A creature written as a sheet of its own (no health, no actions) fights on its tier's
+    numbers, as a threat tier does."""
+    tiers = {t.id: t for t in combat.threat.tiers} if combat.threat else {}
+    tier = tiers.get(creature.tier or "")
+    if creature.health is not None or creature.actions or tier is None:
+        return creature
+    return _from_tier(combat, tier)
 
 
 def _from_tier(combat: Combat, tier: ThreatTier) -> Creature:
