@@ -10,7 +10,18 @@ from .text import NOW_LIMIT, clean
 
 # Refusals whose line in the next reminder carries the detail, because the model cannot write
 # the command right without it (where a tag could not be read, the labels a difficulty may name).
-_EXPLAINED = frozenset({Reason.MALFORMED, Reason.UNKNOWN_DIFFICULTY, Reason.UNKNOWN_SKILL})
+# A fight's refusals say whose turn it is, what the options are, or who stands.
+_EXPLAINED = frozenset(
+    {
+        Reason.MALFORMED,
+        Reason.UNKNOWN_DIFFICULTY,
+        Reason.UNKNOWN_SKILL,
+        Reason.NOT_YOUR_TURN,
+        Reason.UNKNOWN_OPTION,
+        Reason.NO_SUCH_TARGET,
+        Reason.UNKNOWN_OPPONENT,
+    }
+)
 
 
 class Receipt(NamedTuple):

@@ -146,3 +146,9 @@ def test_the_fight_block_says_round_order_health_budgets_and_options(fighting: G
     assert "Wren may: Nail (attack:0:0), Cudgel (attack:0:1), Lantern Flare (ability:0:0)" in block
     assert "Budgets left: Act 1/1, Quick 1/1." in block
     assert 'op="begin"' not in reminder and 'op="attack"' in reminder
+
+
+def test_the_next_reminder_says_why_a_fight_tag_was_refused(fighting: Game) -> None:
+    turn = played(fighting, '[fight: op="attack" who="Hollow warden" with="Cold grip"]')
+    reminder = turn.game.reminder()
+    assert "fight attack Hollow warden refused (not-your-turn: it is Wren's turn" in reminder
