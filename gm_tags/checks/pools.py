@@ -109,8 +109,8 @@ def roll_pool(
         rerolled=rerolled or None,
         penalty=penalty or None,
         difficulty=difficulty,
-        explode=explode_from if request.explode is not None else None,
-        double=double_from if request.double is not None else None,
+        explode=_moved(resolution.explode, request.explode, explode_from),
+        double=_moved(resolution.double, request.double, double_from),
         adjust=adjust or None,
         reroll=named.id if named is not None and rethrow is named and rerolled else None,
         complication=botch == "complication",
@@ -143,6 +143,15 @@ def _face(rule: FaceRule | None, asked: int | None, sides: int) -> int | None:
         return rule.from_
     lowest = rule.min if rule.min is not None else rule.from_
     return min(max(asked, lowest or sides), sides)
+
+
+def _moved(rule: FaceRule | None, asked: int | None, face: int | None) -> int | None:
+    """The face a record says `explode=`/`double=` moved the rule to: only when the check asked,
+    the rule can move (`min`) and the face is not the file's own; a record never claims what
+    did not happen."""
+    if asked is None or rule is None or rule.min is None or face == rule.from_:
+        return None
+    return face
 
 
 def _wider(bought: Reroll | None, named: Reroll | None) -> Reroll | None:

@@ -107,7 +107,8 @@ class CheckRecord:
             ("use", self.use),
             ("rerolled", self.rerolled),
             ("penalty", self.penalty if self.penalty else None),
-            ("difficulty", self.difficulty),
+            # The step's name is not written: the record says the numbers it set (dc,
+            # threshold), as the Engine's does.
             ("explode", self.explode),
             ("double", self.double),
             ("complication", "true" if self.complication else None),

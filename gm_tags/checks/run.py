@@ -19,7 +19,7 @@ from .effects import effects_for, roll_mode, roll_modifiers, sources_for
 from .entry_use import use_entry
 from .pools import roll_pool
 from .record import CheckRecord, CheckRequest
-from .target import CheckTarget, find_ability, resolve_target
+from .target import CheckTarget, find_ability, normalized, resolve_target
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def roll_check(
     if isinstance(number, str):
         return Untrained(skill, dc, who, character.name if character else None), live
     with_ability = find_ability(ruleset, request.with_)
-    with_label = with_ability.label if with_ability is not None and target.kind != "none" else None
+    with_label = _with_label(target, with_ability, number)
     penalty = _penalty(ruleset, view)
     adjust = adjust_for(ruleset, view, character, number.abilities)
     effects = effects_for(sources_for(ruleset, character, live), target)
@@ -160,10 +160,21 @@ def _failed_unrolled(
     )
 
 
+def _with_label(target: CheckTarget, with_ability: Any, number: Number) -> str | None:
+    """`with=` as the record says it: only when it changed the check (a skill or save rolled with
+    another ability, a second ability added to a pool's pair), never a claim of what did not
+    happen."""
+    if with_ability is None or with_ability.id not in number.abilities:
+        return None
+    own = target.entry.id if target.kind == "ability" else getattr(target.entry, "ability", None)
+    return str(with_ability.label) if with_ability.id != own else None
+
+
 def ladder_step(resolution: Any, label: str) -> Any:
-    """The one ladder step `label` names (any case, white space around it ignored), or None."""
-    wanted = label.strip().casefold()
-    matches = [step for step in resolution.difficulty_ladder if step.label.casefold() == wanted]
+    """The one ladder step `label` names, compared as the Engine compares names: without case,
+    punctuation or runs of white space ("grim!" and "Plain  work" find Grim and Plain work)."""
+    wanted = normalized(label)
+    matches = [step for step in resolution.difficulty_ladder if normalized(step.label) == wanted]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -222,6 +233,9 @@ def _difficulty(resolution: Any, request: CheckRequest) -> tuple[int, str | None
         step = ladder_step(resolution, request.difficulty)
     if request.dc is not None and isinstance(resolution, DicePool):
         dc = min(resolution.most_successes, max(1, request.dc))
+        if step is not None:
+            # Both written: the number wins, and the named step's target (or the default) applies.
+            return dc, None, step.target
         named = [s for s in resolution.difficulty_ladder if s.successes == dc]
         return dc, None, named[0].target if len(named) == 1 else None
     if request.dc is not None or step is None:

@@ -93,19 +93,24 @@ def test_bonus_dice_are_held_to_the_situational_range(bonus: int, written: int, 
         (9, 9, (9, 2, 3, 4)),  # above the rule's min: 9 explodes
         (8, 8, (9, 2, 3, 4)),  # at it
         (5, 8, (9, 2, 3, 4)),  # below it: held to 8
-        (12, 10, (9, 2, 3)),  # past the die: held to 10, so the 9 does not explode
+        # Past the die: held to 10, the file's own face, so the 9 does not explode and the record
+        # does not claim the check moved it (issue #30).
+        (12, None, (9, 2, 3)),
     ],
 )
 def test_explode_is_held_between_the_rules_min_and_the_top_face(
-    asked: int, face: int, rolls: tuple[int, ...]
+    asked: int, face: int | None, rolls: tuple[int, ...]
 ) -> None:
     record = rolled(gravewatch_with(), CheckRequest("Sinew", dc=1, explode=asked), [9, 2, 3, 4])
     assert (record.explode, record.rolls) == (face, rolls)
 
 
-@pytest.mark.parametrize(("asked", "face", "total"), [(9, 9, 4), (8, 8, 5), (6, 8, 5), (11, 10, 3)])
+@pytest.mark.parametrize(
+    ("asked", "face", "total"),
+    [(9, 9, 4), (8, 8, 5), (6, 8, 5), (11, None, 3)],  # 11 is held to 10, the file's own face
+)
 def test_double_is_held_between_the_rules_min_and_the_top_face(
-    asked: int, face: int, total: int
+    asked: int, face: int | None, total: int
 ) -> None:
     game = gravewatch_with(double={"from": 10, "min": 8})
     record = rolled(game, CheckRequest("Sinew", dc=1, double=asked), [9, 8, 7])

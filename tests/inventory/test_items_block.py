@@ -53,7 +53,11 @@ def test_items_need_capability_api_1_49(where: str) -> None:
     if where == "catalog header":
         del data["items"]
     definition = RulesetFile.model_validate(data)
-    paths = {problem.path for problem in gate(definition, 48, 2) if "needs Capability API 1.49" in problem.message}
+    paths = {
+        problem.path
+        for problem in gate(definition, 48, 2)
+        if "needs Capability API 1.49" in problem.message
+    }
     expected = "items" if where == "block" else "catalogs.2.holds"
     assert expected in paths
     assert not [p for p in gate(definition, 49, 2) if "needs Capability API 1.49" in p.message]
