@@ -20,6 +20,7 @@ from .engine.wounds import set_box
 from .errors import GmTagsError, Problem
 from .party import party_of, party_problems
 from .pipeline import Turn, process
+from .prompt.inventory import inventory_lines
 from .prompt.reminder import reminder
 from .prompt.sheet_block import sheet_block
 from .prompt.system import SystemPrompt, TokenCounter, estimate_tokens, system_prompt, world_prompt
@@ -243,7 +244,8 @@ class Game(GameState):
         if self.ruleset is None:
             return ""
         character = self.character(who)
-        return sheet_block(self.ruleset, character, self.live_of(character))
+        live = self.live_of(character)
+        return sheet_block(self.ruleset, character, live, inventory_lines(self, character))
 
     def system_prompt(
         self, budget: int | None = None, count: TokenCounter = estimate_tokens

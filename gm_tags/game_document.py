@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
@@ -31,6 +31,7 @@ from .ruleset.base import Number
 from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
 from .sheet.character import Character
+from .sheet.inventory import MOST_MONEY, MOST_QUANTITY, MOST_STACKS, Inventory, Stack
 from .sheet.live import PARTY_ENTRY, LiveState
 from .text import name_key, unsafe_reason
 
@@ -49,6 +50,8 @@ KNOWN_KEYS = (
     "gameRuleset",
     "rulesetFight",
     "gameGmBosses",
+    "gameInventory",
+    "gameMoney",
 )
 PARTY_KEY = PARTY_ENTRY
 LIMIT = 1_000_000
@@ -140,6 +143,30 @@ class LiveRecord(_Open):
     states: Annotated[dict[Key, Annotated[str, Field(max_length=80)]], Field(max_length=30)] = {}
 
 
+class StackRecord(_Open):
+    """A stack in the Engine's shape (`gameInventory`), with gm-tags' own counts beside it."""
+
+    id: Annotated[str, Field(min_length=1, max_length=80)]
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    quantity: Annotated[int, Field(ge=1, le=MOST_QUANTITY)]
+    holder: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    nickname: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    item: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    equipped: Annotated[int, Field(ge=0, le=MOST_QUANTITY)] = 0
+    bound: Annotated[int, Field(ge=0, le=MOST_QUANTITY)] = 0
+    charges: Annotated[int, Field(ge=0, le=100)] | None = None
+
+    @model_validator(mode="after")
+    def _within_quantity(self) -> StackRecord:
+        for key in ("equipped", "bound"):
+            if getattr(self, key) > self.quantity:
+                raise ValueError(f"{key} is {getattr(self, key)}, more than the quantity")
+        return self
+
+
+Purse = Annotated[dict[Key, Annotated[int, Field(ge=0, le=MOST_MONEY)]], Field(max_length=4)]
+
+
 class DiceRecord(_Shape):
     policy: Literal["reroll", "keep"] = "reroll"
     seed: Annotated[int, Field(ge=0, lt=2**63)] = 0
@@ -174,6 +201,10 @@ class GameDocument(_Open):
     ruleset: RulesetRecord | None = Field(default=None, alias="gameRuleset")
     fight: dict[str, Any] | None = Field(default=None, alias="rulesetFight")
     gm_bosses: bool = Field(default=False, alias="gameGmBosses")
+    inventory: Annotated[list[StackRecord], Field(max_length=MOST_STACKS)] = Field(
+        default=[], alias="gameInventory"
+    )
+    money: Annotated[dict[Key, Purse], Field(max_length=64)] = Field(default={}, alias="gameMoney")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +225,7 @@ class ReadDocument:
     ruleset: RulesetRecord | None = None
     fight: Encounter | None = None
     gm_bosses: bool = False
+    inventory: Inventory = field(default_factory=Inventory)
 
 
 def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -> ReadDocument:
@@ -255,6 +287,7 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         ruleset=checked.ruleset,
         fight=_fight(checked.fight),
         gm_bosses=checked.gm_bosses,
+        inventory=_inventory(data, checked),
     )
 
 
@@ -265,6 +298,19 @@ def _fight(record: dict[str, Any] | None) -> Encounter | None:
         return Encounter.from_json(record)
     except (KeyError, TypeError, ValueError, StopIteration) as error:
         raise GameDocumentError([Problem("rulesetFight", f"not a fight: {error}")]) from None
+
+
+def _inventory(data: dict[str, Any], checked: GameDocument) -> Inventory:
+    stacks = tuple(Stack.from_json(raw) for raw in data.get("gameInventory") or ())
+    seen: dict[str, int] = {}
+    for at, stack in enumerate(stacks):
+        if stack.id in seen:
+            raise GameDocumentError(
+                [Problem(f"gameInventory.{at}.id", f"{stack.id!r} is also stack {seen[stack.id]}")]
+            )
+        seen[stack.id] = at
+    money = {key: MappingProxyType(dict(purse)) for key, purse in checked.money.items() if purse}
+    return Inventory(stacks, MappingProxyType(money))
 
 
 def character_from(raw: Mapping[str, Any], record: CardRecord) -> Character:

@@ -17,11 +17,14 @@ from .commands.check import CheckCommand, bind_check
 from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
 from .commands.fight import FightCommand, bind_fight
+from .commands.inventory import InventoryCommand, LootCommand, bind_inventory, bind_loot
 from .commands.sheet import PartyCommand, SheetCommand, bind_sheet
 from .dice import Dice
 from .engine.checks import run_check
 from .engine.clocks import run_clock
 from .engine.fight.run import run_fight
+from .engine.inventory import run_inventory
+from .engine.loot import run_loot
 from .engine.outcome import Outcome
 from .engine.party import run_party
 from .engine.sheet import run_sheet
@@ -38,10 +41,12 @@ MAX_PER_FAMILY = 40
 # The refusals the next reminder lists one by one; any more are counted.
 RECENT_LIMIT = 20
 
-Command = ClockCommand | SheetCommand | CheckCommand | FightCommand
+Command = ClockCommand | SheetCommand | CheckCommand | FightCommand | InventoryCommand | LootCommand
 BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
     "clock": bind_clock,
     "fight": bind_fight,
+    "inventory": bind_inventory,
+    "loot": bind_loot,
     "sheet": bind_sheet,
     "skill_check": bind_check,
 }
@@ -227,6 +232,10 @@ def _execute(draft: Draft[Any], command: Command, dice: Dice) -> Outcome:
         return run_check(command, draft, dice)[1]
     if isinstance(command, FightCommand):
         return run_fight(command, draft, dice)
+    if isinstance(command, InventoryCommand):
+        return run_inventory(command, draft)
+    if isinstance(command, LootCommand):
+        return run_loot(command, draft, dice)
     settings = draft.ruleset.definition.clocks if draft.ruleset is not None else None
     clocks, outcome = run_clock(command, draft.clocks, settings)
     draft.with_clocks(clocks)

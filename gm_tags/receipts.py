@@ -75,6 +75,9 @@ class Receipt(NamedTuple):
             words = [request.get("who") or "", "check"]
         elif self.family == "fight":
             words = ["fight", request.get("op") or "", request.get("who") or ""]
+        elif self.family in ("inventory", "loot"):
+            what = request.get("item") or request.get("table") or request.get("unit") or ""
+            words = [request.get("who") or "", request.get("action") or "loot", what]
         else:
             target = next(
                 (

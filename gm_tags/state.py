@@ -35,6 +35,8 @@ from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
 from .sheet.build import Build
 from .sheet.character import Character, SheetView
+from .sheet.inventory import Inventory
+from .sheet.item_book import book_for, holding
 from .sheet.live import MOST_LIVE_BYTES, LiveState, entry_bytes_bound, over_bounds
 from .text import lone_surrogate_at
 
@@ -73,6 +75,7 @@ class StateReads(ABC):
     # play bosses (FT-8, FT-9).
     fight: Encounter | None
     gm_bosses: bool
+    inventory: Inventory
 
     @property
     @abstractmethod
@@ -162,6 +165,19 @@ class StateReads(ABC):
     @abstractmethod
     def with_fight(self, fight: Encounter | None) -> Self: ...
 
+    @abstractmethod
+    def with_inventory(self, inventory: Inventory) -> Self:
+        """What the party carries changed: stored, and each character's held items with it."""
+
+    def _holding(self, inventory: Inventory) -> tuple[Character, ...]:
+        player = self.player_character
+        return holding(
+            self.characters,
+            inventory,
+            book_for(self.ruleset),
+            player.key if player is not None else None,
+        )
+
     def with_party_live(self, state: LiveState) -> Self:
         return self.with_live(PARTY_KEY, state)
 
@@ -209,17 +225,21 @@ class GameState(StateReads):
     party_revision: int = 0
     fight: Encounter | None = None
     gm_bosses: bool = False
+    # What the party carries (`gameInventory`) and each character's money (`gameMoney`).
+    inventory: Inventory = field(default_factory=Inventory)
 
     def __post_init__(self) -> None:
         # The state holds the ruleset the game plays by: the loaded one with its layers applied
         # (a later layer conflicting with an earlier one is not, and is not kept in `layers`).
-        if self.ruleset is None or (not self.layers and self.ruleset.base is None):
-            return
-        ruleset = self.ruleset.with_layers(self.layers)
-        if ruleset is not self.ruleset:
-            object.__setattr__(self, "ruleset", ruleset)
-        if ruleset.layers != self.layers:
-            object.__setattr__(self, "layers", ruleset.layers)
+        if self.ruleset is not None and (self.layers or self.ruleset.base is not None):
+            ruleset = self.ruleset.with_layers(self.layers)
+            if ruleset is not self.ruleset:
+                object.__setattr__(self, "ruleset", ruleset)
+            if ruleset.layers != self.layers:
+                object.__setattr__(self, "layers", ruleset.layers)
+        # Each character holds what the inventory says it carries.
+        if self.inventory.stacks:
+            object.__setattr__(self, "characters", self._holding(self.inventory))
 
     @classmethod
     def new(
@@ -311,6 +331,7 @@ class GameState(StateReads):
             read.party_revision,
             read.fight,
             read.gm_bosses,
+            read.inventory,
         )
 
     def to_document(self) -> dict[str, Any]:
@@ -348,6 +369,7 @@ class GameState(StateReads):
             document["rulesetFight"] = self.fight.to_json()
         if self.gm_bosses:
             document["gameGmBosses"] = True
+        document.update(self.inventory.to_document())
         if self.clocks:
             document["rulesetClocks"] = [
                 {"name": clock.name, "size": clock.size, "filled": clock.filled}
@@ -375,6 +397,9 @@ class GameState(StateReads):
 
     def with_fight(self, fight: Encounter | None) -> Self:
         return self._evolve(fight=fight)
+
+    def with_inventory(self, inventory: Inventory) -> Self:
+        return self._evolve(inventory=inventory, characters=self._holding(inventory))
 
     def with_live(self, key: str, state: LiveState) -> Self:
         live = dict(self.live)
@@ -418,6 +443,7 @@ class Draft(StateReads, Generic[S]):
         self.party_revision = base.party_revision
         self.fight = base.fight
         self.gm_bosses = base.gm_bosses
+        self.inventory = base.inventory
         # What each change replaced, so a command that fails half-way can be undone.
         self._undo: list[tuple[str, str, Any]] = []
         # An upper bound of each live entry's stored bytes, taken from the first live write on,
@@ -444,6 +470,12 @@ class Draft(StateReads, Generic[S]):
         self.live[key] = state
         return self
 
+    def with_inventory(self, inventory: Inventory) -> Self:
+        self._undo.append(("inventory", "", (self.inventory, self.characters)))
+        self.characters = self._holding(inventory)
+        self.inventory = inventory
+        return self
+
     def with_party_field(self, field_id: str, value: Any) -> Self:
         self._undo.append(("party", "", (self.party_sheet, self.party_revision)))
         self.party_sheet = _with_field(self.party_sheet, field_id, value)
@@ -464,6 +496,8 @@ class Draft(StateReads, Generic[S]):
                 self.fight = before
             elif what == "party":
                 self.party_sheet, self.party_revision = before
+            elif what == "inventory":
+                self.inventory, self.characters = before
             else:
                 reverted.add(key)
                 if before is None:
@@ -513,5 +547,7 @@ class Draft(StateReads, Generic[S]):
             party_sheet=self.party_sheet,
             party_revision=self.party_revision,
             fight=self.fight,
+            inventory=self.inventory,
+            characters=self.characters,
             **changes,
         )

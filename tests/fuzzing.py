@@ -21,6 +21,7 @@ from gm_tags.commands.common import CHECK_OUTCOME_KEYS, OUTCOME_KEYS
 from gm_tags.game_document import read_document
 from gm_tags.pipeline import BINDERS
 from gm_tags.scan import scan
+from gm_tags.sheet.item_book import book_for
 from tests.conftest import FIXTURES
 
 FORGED = "zzforgedzz"
@@ -91,6 +92,8 @@ class Vocabulary:
     skills: tuple[str, ...]
     difficulties: tuple[str, ...]
     clocks: tuple[str, ...]
+    items: tuple[str, ...] = ("Rope",)
+    units: tuple[str, ...] = ("coin",)
 
 
 def vocabulary(game: Game) -> Vocabulary:
@@ -98,6 +101,7 @@ def vocabulary(game: Game) -> Vocabulary:
     assert ruleset is not None
     definition = ruleset.definition
     live = definition.sheet.live
+    book = book_for(ruleset)
     return Vocabulary(
         characters=(*(c.name for c in game.characters), "party", "Nobody"),
         pools=(*(p.label for p in live.pools), "Nothing"),
@@ -113,6 +117,10 @@ def vocabulary(game: Game) -> Vocabulary:
             "Trivial-ish",
         ),
         clocks=(*(c.name for c in game.clocks), "Alarm raised"),
+        items=(*(b.name for b in book.by_id.values()), "Rope") if book else ("Rope",),
+        units=(*(u.id for f in book.items.currencies or () for u in f.units), "florin")
+        if book
+        else ("florin",),
     )
 
 
@@ -137,7 +145,7 @@ def tag(
     words: Vocabulary, rng: random.Random, forgeries: tuple[str, ...] = OUTCOME_SPELLINGS
 ) -> str:
     """One command tag in the game's words, sometimes odd, sometimes forged."""
-    family = rng.choice(("sheet", "sheet", "sheet", "clock", "skill_check"))
+    family = rng.choice(("sheet", "sheet", "sheet", "clock", "skill_check", "inventory"))
     who = f"who={_quoted(_name(words.characters, rng), rng)}" if rng.random() < 0.7 else ""
     amount = rng.choice(AMOUNTS)
     if family == "clock":
@@ -155,6 +163,8 @@ def tag(
         parts.append(rng.choice(("", "advantage", 'mode="disadvantage"', 'bonus="+2"')))
         if rng.random() < 0.25:
             parts.append(rng.choice(CHECK_FORGERIES))
+    elif family == "inventory":
+        parts = [who, *_inventory(words, rng, amount)]
     else:
         parts = [who, *_sheet_op(words, rng, amount)]
     if rng.random() < 0.25:
@@ -162,6 +172,20 @@ def tag(
     rng.shuffle(parts)
     opening = rng.choice((family, family.upper(), f" {family} "))
     return f"[{opening}: {' '.join(part for part in parts if part)}]"
+
+
+INVENTORY_ACTIONS = ("add", "remove", "give", "equip", "unequip", "bind", "unbind", "use", "pay")
+
+
+def _inventory(words: Vocabulary, rng: random.Random, amount: str) -> list[str]:
+    action = rng.choice((*INVENTORY_ACTIONS, "earn", "buy", "drop"))
+    parts = [rng.choice((f"action={_quoted(action, rng)}", action))]
+    if action in ("pay", "earn"):
+        return [*parts, f"amount={amount}", f"unit={_quoted(rng.choice(words.units), rng)}"]
+    parts += [f"item={_quoted(_name(words.items, rng), rng)}", f"count={amount}"]
+    if action == "give" and rng.random() < 0.8:
+        parts.append(f"to={_quoted(_name(words.characters, rng), rng)}")
+    return parts
 
 
 def _sheet_op(words: Vocabulary, rng: random.Random, amount: str) -> list[str]:
@@ -281,6 +305,8 @@ _OUTCOME_IN_RAW = {
     "skill_check": _outcome_in(OUTCOME_KEYS | CHECK_OUTCOME_KEYS),
     "sheet": _outcome_in(OUTCOME_KEYS),
     "clock": _outcome_in(OUTCOME_KEYS),
+    "inventory": _outcome_in(OUTCOME_KEYS),
+    "loot": _outcome_in(OUTCOME_KEYS),
 }
 
 

@@ -19,6 +19,7 @@ from ..dice import Dice
 from ..ruleset.effects import CHECK_LEANS, SAVE_LEANS, EffectSource, ItemEffect, Modifier
 from ..ruleset.loader import Ruleset
 from ..sheet.character import Character, SheetView
+from ..sheet.item_book import book_for
 from ..sheet.live import LiveState
 from .target import CheckTarget
 
@@ -63,10 +64,25 @@ class Effects:
 
 
 def held_effects(ruleset: Ruleset, character: Character) -> tuple[HeldEffect, ...]:
-    """The seam the items block (#31) fills: each item a character holds, with its worn and
-    carried effects. Until items say what they do, a character's items change no check."""
-    del ruleset, character
-    return ()
+    """Each of the ruleset's items a character holds in the game's inventory, with its worn and
+    carried effects (`sheet.item_book`)."""
+    book = book_for(ruleset)
+    if book is None:
+        return ()
+    found = []
+    for held in character.held:
+        book_item = book.by_id.get(held.item) if held.item is not None else None
+        if book_item is not None:
+            found.append(
+                HeldEffect(
+                    held.name,
+                    book_item.id,
+                    held.worn,
+                    book_item.while_worn,
+                    book_item.while_carried,
+                )
+            )
+    return tuple(found)
 
 
 def check_sources(

@@ -31,6 +31,7 @@ from ..sheet.live import LiveState
 from ..sheet.plan import plan_for, track_value
 from ..state import StateReads
 from ..text import NOW_LIMIT
+from .bags import recharged
 from .entries import find_entry, pay
 from .naming import by_name
 from .outcome import Outcome
@@ -60,12 +61,22 @@ def run_sheet(command: SheetCommand, game: State) -> tuple[State, Outcome]:
     for character, result in results:
         if not isinstance(result, Outcome):
             game = game.with_live(character.key, result[0])
+    if isinstance(command, RestCommand):
+        game = _recharge(game, command, [c for c, r in results if not isinstance(r, Outcome)])
     if who != PARTY:
         result = results[0][1]
         if isinstance(result, Outcome):
             return game, result._replace(request=request)
         return game, Outcome(now=result[1], request=request)
     return game, _party_outcome(results, request)
+
+
+def _recharge(game: State, command: RestCommand, resting: list[Character]) -> State:
+    """Items whose charges recharge on the rest get them back (docs/inventory.md)."""
+    assert game.ruleset is not None
+    rest = by_name(game.ruleset.definition.rests, command.rest)
+    inventory = recharged(game, resting, rest.id) if rest is not None and resting else None
+    return game if inventory is None else game.with_inventory(inventory)
 
 
 def _party_outcome(results: Sequence[tuple[Character, Result]], request: Any) -> Outcome:

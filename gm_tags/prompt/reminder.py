@@ -14,6 +14,7 @@ from .checks import check_lines
 from .clocks import clock_section
 from .commands import party_command_lines, sheet_command_lines, vocabulary_lines
 from .fight import fight_section
+from .inventory import inventory_command_lines, inventory_lines
 from .party_block import party_block
 from .sheet_block import sheet_block
 from .text import safe
@@ -42,6 +43,7 @@ def reminder(game: GameState) -> str:
         *sheet_command_lines(ruleset),
         *party_command_lines(ruleset),
         *vocabulary_lines(ruleset),
+        *inventory_command_lines(ruleset),
     ]
     parts.append("\n".join(section))
     parts.append("\n".join(check_lines(ruleset)))
@@ -54,7 +56,8 @@ def reminder(game: GameState) -> str:
     if definition.gm.sheet_guidance:
         parts.append(definition.gm.sheet_guidance)
     blocks = [
-        sheet_block(ruleset, character, game.live_of(character)) for character in game.characters
+        sheet_block(ruleset, character, game.live_of(character), inventory_lines(game, character))
+        for character in game.characters
     ]
     if blocks:
         parts.append("<character_sheets>\n" + "\n\n".join(blocks) + "\n</character_sheets>")

@@ -21,7 +21,10 @@ from .text import check_value, number, safe
 MAX_ROWS = 40
 
 
-def sheet_block(ruleset: Ruleset, character: Character, live: LiveState) -> str:
+def sheet_block(
+    ruleset: Ruleset, character: Character, live: LiveState, carried: Iterable[str] = ()
+) -> str:
+    """The block; `carried` are its lines about what the character carries (`inventory.py`)."""
     view = character.view(ruleset, live)
     lines = [
         safe(character.name),
@@ -33,6 +36,7 @@ def sheet_block(ruleset: Ruleset, character: Character, live: LiveState) -> str:
         "; ".join(_texts(ruleset, live)),
         _joined(_states(ruleset, character, live)),
         _labelled("Conditions", _conditions(ruleset, live)),
+        *carried,
         *_lists(ruleset, character),
     ]
     return "\n".join(line for line in lines if line)

@@ -263,7 +263,7 @@ def _item_catalogs(ruleset: RulesetFile) -> Iterator[Path]:
             yield ("catalogs", position, "holds")
         else:
             for at, entry in enumerate(catalog.entries or []):
-                if "item" in (entry.model_extra or {}):
+                if entry.item is not None:
                     yield ("catalogs", position, "entries", at, "item")
 
 

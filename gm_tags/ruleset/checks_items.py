@@ -9,14 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import ValidationError
-
 from .checks import Path, Reporter
 from .items import EnumStat, ItemDef, Items, NumberStat, TextStat
-from .problems import problems_from
 
 DICE_TEXT = re.compile(r"^\d{0,3}d\d{1,4}([+-]\d{1,4})?$")
-_ENTRY_KINDS = ("rows", "creature", "item")
 
 
 class ItemChecks(Reporter):
@@ -148,7 +144,7 @@ class ItemChecks(Reporter):
         entries = catalog.entries or []
         if holds != "items":
             for position, entry in enumerate(entries):
-                if "item" in (entry.model_extra or {}):
+                if entry.item is not None:
                     self.report(
                         (*path, "entries", position, "item"),
                         f"catalog {catalog.id!r} holds {holds}, so an entry cannot carry an item",
@@ -165,29 +161,20 @@ class ItemChecks(Reporter):
             self.entry(catalog.id, entry, (*path, "entries", position))
 
     def entry(self, catalog_id: str, entry: Any, path: Path) -> None:
-        extra = entry.model_extra or {}
-        kinds = [kind for kind in _ENTRY_KINDS if kind in extra or (kind == "rows" and entry.rows)]
-        if "item" not in kinds:
+        if entry.item is None:
             self.report(
                 (*path, "item"), f"catalog {catalog_id!r} holds items, so every entry carries one"
             )
             return
-        if len(kinds) > 1:
+        if entry.rows or entry.creature is not None:
             self.report(path, 'an entry has exactly one of "rows", "creature" or "item"')
-        if "mechanics" in extra or entry.mechanics is not None:
+        if entry.mechanics is not None:
             self.report(
                 (*path, "mechanics"),
                 "an item is written only in its item block, so it carries no mechanics",
             )
-        try:
-            item = ItemDef.model_validate(extra["item"])
-        except ValidationError as error:
-            for problem in problems_from(error, extra["item"], ItemDef):
-                inner = () if problem.path == "(root)" else (problem.path,)
-                self.report((*path, "item", *inner), problem.message)
-            return
         if self.ruleset.items is not None:
-            self.item(self.ruleset.items, item, (*path, "item"))
+            self.item(self.ruleset.items, entry.item, (*path, "item"))
 
     def item(self, items: Items, item: ItemDef, path: Path) -> None:
         self.exists(

@@ -11,7 +11,7 @@ from pydantic import AfterValidator, Field, Tag, field_validator, model_validato
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
 from .catalogs import ENTRY_ID, CatalogFilter, Mechanics, Units
 from .combat import Combat, Creature
-from .items import Items
+from .items import ItemDef, Items
 from .layer_models import MOST_LAYERS, Layer
 from .refs import REF_KINDS, ValueRef
 from .resolution import Resolution
@@ -230,6 +230,8 @@ class CatalogEntry(Carried):
     rows: list[CatalogRow] = []
     mechanics: Mechanics | None = None
     creature: Creature | None = None
+    # An entry of a catalog of items (holds: "items"): the item, in the items block's words.
+    item: ItemDef | None = None
 
 
 class Catalog(Carried):

@@ -39,6 +39,8 @@ class Item:
     slot: str | None = None
     tags: tuple[str, ...] = ()
     stats: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    # The ruleset item it is (`<catalog>/<entry>`), for one held in the game's inventory.
+    item: str | None = None
 
 
 @dataclass(frozen=True)

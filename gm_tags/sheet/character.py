@@ -30,6 +30,9 @@ class Character:
     items: tuple[Item, ...] = ()
     has_sheet: bool = True
     card: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # What the character carries in the game's inventory, as `itemStat` reads it (the card's own
+    # `items` stay beside them).
+    held: tuple[Item, ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -37,7 +40,7 @@ class Character:
         return normalize_name(self.name)
 
     def context(self, live: LiveState) -> Context:
-        return Context(self.build, live, self.items, self.has_sheet)
+        return Context(self.build, live, self.items + self.held, self.has_sheet)
 
     def permanent_values(self, plan: Plan) -> list[Number]:
         """The values that read no live state, worked out once per character and ruleset."""

@@ -17,6 +17,7 @@ from ..engine.wounds import wound_track
 from ..game import Game
 from ..history import Chat
 from ..party import party_of
+from ..prompt.inventory import inventory_lines
 from ..ruleset.loader import Ruleset
 from ..sheet.build import Build, field_value, hidden
 from ..sheet.character import Character
@@ -125,6 +126,8 @@ def _character(game: Game, character: Character) -> dict[str, Any]:
             for entry in ruleset.definition.sheet.live.text
             if live.text.get(entry.id)
         ],
+        # What the character carries, worn, bound and paid with, as the sheet block says it.
+        "carries": inventory_lines(game, character),
     }
 
 

@@ -36,10 +36,21 @@ PLAY = {
     ),
     "ember-roads": (
         '[sheet: op="damage" track="strain" kind="strain" amount="4"][sheet: op="note" field="x"]'
+        # What the outfitter sold: worn, packed, carried by a friend, invented, and paid for.
+        '[inventory: action="earn" amount="3" unit="sovereign"][inventory: add item="Leather coat"]'
+        '[inventory: action="equip" item="Leather coat"][inventory: add item="Arrows" count="4"]'
+        '[inventory: add item="Hunting bow" who="Tobin Vell"][inventory: equip item="Hunting bow"'
+        ' who="Tobin Vell"][inventory: add item="Old shield" rarity="uncommon" guard="2"]'
     ),
     "gravewatch": (
         '[sheet: op="damage" track="harm" kind="tear" amount="2"]'
         '[sheet: op="spend" pool="resolve" amount="9"]'
+        # A warden's kit: a bound bell rung once, a spade in both hands, pennies and shillings.
+        '[inventory: add item="Dawn bell"][inventory: bind item="Dawn bell"]'
+        '[inventory: action="use" item="Dawn bell"][inventory: add item="Grave spade"]'
+        '[inventory: equip item="Grave spade"][inventory: add item="Silver coffin nail" count="3"]'
+        '[inventory: action="earn" amount="1" unit="crown"]'
+        '[inventory: action="pay" amount="7" unit="penny"]'
     ),
     "storyteller": (
         '[sheet: op="damage" track="health" kind="lethal" amount="4"]'

@@ -48,6 +48,10 @@ def report(turn: Turn) -> str:
         f"{key}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
         for key, state in live.items()
     ]
+    # What the party carries, only where a reply changed it (the other snapshots stay as they are).
+    for key in ("gameInventory", "gameMoney"):
+        if key in document:
+            heard.append(f"{key}: {json.dumps(document[key], ensure_ascii=False, sort_keys=True)}")
     return "\n".join(
         [
             "=== reply ===",

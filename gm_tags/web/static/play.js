@@ -178,6 +178,7 @@ function drawSheets(characters) {
     }
     if (character.conditions.length) sheet.append(el("p", { class: "conditions" }, `Conditions: ${character.conditions.join(", ")}`));
     for (const note of character.notes || []) sheet.append(el("p", { class: "note" }, `${note.label}: ${note.text}`));
+    for (const line of character.carries || []) sheet.append(el("p", { class: "carries" }, line));
     holder.append(sheet);
   }
 }

@@ -1,0 +1,192 @@
+"""The ruleset's items as a game reads them (the Engine's `rulesetItemBook`): each catalog item by
+its id (`<catalog>/<entry>`) and by its label in any case (the first the ruleset lists wins a
+shared label), with its weight, slots, binding, charges and price, and its facts in the ruleset's
+own words. Built once per ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..ruleset import Ruleset
+from ..ruleset.effects import ItemEffect
+from ..ruleset.items import Cost, ItemDef, Items
+from .build import Item
+from .character import Character
+from .inventory import Inventory, Stack, item_key
+
+
+@dataclass(frozen=True, slots=True)
+class BookItem:
+    id: str
+    name: str
+    definition: ItemDef
+    # What it does to checks and saves while worn, and while only carried (`checks/effects.py`).
+    while_worn: ItemEffect | None = None
+    while_carried: ItemEffect | None = None
+
+    @property
+    def stack(self) -> int | None:
+        return self.definition.stack
+
+    @property
+    def cost(self) -> Cost | None:
+        return self.definition.cost
+
+
+@dataclass(frozen=True)
+class ItemBook:
+    items: Items
+    by_id: Mapping[str, BookItem]
+    by_name: Mapping[str, BookItem]
+
+    def named(self, name: str) -> BookItem | None:
+        return self.by_name.get(item_key(name))
+
+    def of(self, stack: Stack) -> BookItem | None:
+        return self.by_id.get(stack.item) if stack.item is not None else None
+
+    def weight(self, stack: Stack) -> float:
+        """What one of the stack weighs: its value of the carry stat (0 without one)."""
+        carry = self.items.carry
+        if carry is None:
+            return 0
+        value = _stats(self, stack).get(carry.stat, 0)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+    def slots(self, stack: Stack) -> Mapping[str, int]:
+        book = self.of(stack)
+        return book.definition.slots if book is not None else {}
+
+    def held(self, stack: Stack) -> tuple[Item, ...]:
+        """The stack as `itemStat` reads it: each worn one an item on the body, and the rest of the
+        stack one carried item (a stack of twenty arrows is carried, not twenty times over)."""
+        book = self.of(stack)
+        category = book.definition.category if book else stack.invented("category")
+        tags = tuple(book.definition.tags) if book else ()
+        stats = {k: v for k, v in _stats(self, stack).items() if _is_number(v)}
+        slot = next(iter(book.definition.slots), None) if book else None
+        worn = Item(stack.shown, True, category, slot, tags, stats, stack.item)
+        carried = Item(stack.shown, False, category, slot, tags, stats, stack.item)
+        rest = (carried,) if stack.quantity > stack.equipped else ()
+        return (worn,) * min(stack.equipped, 12) + rest
+
+    def facts(self, stack: Stack) -> str:
+        """What a ruleset item is, in the ruleset's words and only the stats the Game Master may
+        see: `Weapon, Common, Thrown; Bulk 1, Damage 1d6, Rolls with brawn`."""
+        book = self.of(stack)
+        items = self.items
+        category = book.definition.category if book else stack.invented("category")
+        rarity = book.definition.rarity if book else stack.invented("rarity")
+        words = [
+            _label(items.categories, category),
+            _label(items.rarities or [], rarity),
+            *(_label(items.tags or [], tag) for tag in (book.definition.tags if book else ())),
+        ]
+        stats = []
+        for stat_id, value in _stats(self, stack).items():
+            stat = items.stat(stat_id)
+            if stat is None or not stat.prompt_visible or value is False:
+                continue
+            if value is True:
+                stats.append(stat.label)
+            else:
+                shown = stat.label_of(value) if stat.type == "enum" else _number_text(value)
+                stats.append(f"{stat.label} {shown}")
+        head = ", ".join(word for word in words if word)
+        return f"{head}; {', '.join(stats)}" if stats else head
+
+
+def _stats(book: ItemBook, stack: Stack) -> Mapping[str, Any]:
+    found = book.of(stack)
+    if found is not None:
+        return found.definition.stats
+    invented = stack.invented("stats")
+    return invented if isinstance(invented, Mapping) else {}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number_text(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _label(words: Any, word_id: Any) -> str:
+    return next((word.label for word in words if word.id == word_id), "")
+
+
+def holding(
+    characters: tuple[Character, ...],
+    inventory: Inventory,
+    book: ItemBook | None,
+    player: str | None,
+) -> tuple[Character, ...]:
+    """`characters`, each holding what it carries in `inventory` (as `itemStat` reads it)."""
+    changed = []
+    for character in characters:
+        held: tuple[Item, ...] = ()
+        if book is not None:
+            for stack in inventory.held_by(character.key, player):
+                held += book.held(stack)
+        changed.append(character if held == character.held else replace(character, held=held))
+    return tuple(changed)
+
+
+def _check_effect(written: Mapping[str, Any] | None) -> ItemEffect | None:
+    """The part of an item's `worn` or `carried` that changes checks and saves (its fight part,
+    immunities and resistances belong to a fight), or None when it changes none."""
+    if not written:
+        return None
+    kept = {key: value for key, value in written.items() if key in _CHECK_KEYS}
+    modifiers = [
+        m for m in kept.get("modifiers") or () if isinstance(m, Mapping) and m.get("to") in _TO
+    ]
+    if "modifiers" in kept:
+        kept["modifiers"] = modifiers
+    try:
+        return ItemEffect.model_validate(kept)
+    except ValueError:  # it changes no check (its words were checked at import)
+        return None
+
+
+_CHECK_KEYS = frozenset({"effects", "modifiers", "failsSaves", "skills", "saves"})
+_TO = ("checks", "saves")
+
+
+def book_for(ruleset: Ruleset | None) -> ItemBook | None:
+    """The item book of `ruleset`, built on first use (None: the ruleset has no items block)."""
+    if ruleset is None or ruleset.definition.items is None:
+        return None
+    cached: ItemBook | None = ruleset.__dict__.get("_item_book")
+    if cached is None:
+        cached = _build(ruleset)
+        object.__setattr__(ruleset, "_item_book", cached)
+    return cached
+
+
+def _build(ruleset: Ruleset) -> ItemBook:
+    definition = ruleset.definition
+    assert definition.items is not None
+    by_id: dict[str, BookItem] = {}
+    by_name: dict[str, BookItem] = {}
+    for catalog in definition.catalogs or []:
+        if catalog.holds != "items":
+            continue
+        for entry in catalog.entries or []:
+            item = entry.item
+            if item is None:
+                continue
+            book = BookItem(
+                f"{catalog.id}/{entry.id}",
+                entry.label,
+                item,
+                _check_effect(item.worn),
+                _check_effect(item.carried),
+            )
+            by_id[book.id] = book
+            by_name.setdefault(item_key(entry.label), book)
+    return ItemBook(definition.items, by_id, by_name)
