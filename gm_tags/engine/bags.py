@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from ..names import PARTY, normalize_name
 from ..reasons import Reason
 from ..sheet.character import Character
 from ..sheet.inventory import (
@@ -23,6 +24,7 @@ from ..sheet.inventory import (
 from ..sheet.item_book import BookItem, ItemBook, book_for
 from ..state import StateReads
 from .outcome import Outcome
+from .targets import targets
 
 # At most this many stacks one add starts (the Engine's GAME_INVENTORY_MAX_NEW_STACKS).
 MOST_NEW_STACKS = 100
@@ -207,6 +209,15 @@ def _same_item(stack: Stack, like: Stack) -> bool:
     if like.item is not None or stack.item is not None:
         return stack.item == like.item
     return item_key(stack.name) == item_key(like.name)
+
+
+def bag_named(state: StateReads, who: str | None) -> Bag | Outcome:
+    """The bag `who=` names, matched as every family's `who=`; none, or `party`, is the player's
+    own (the Engine's bag without a holder), as the Engine reads an inventory tag's who."""
+    if who is not None and normalize_name(who) == PARTY:
+        who = None
+    found = targets(state, who)
+    return found if isinstance(found, Outcome) else Bag.of(state, found[0][0])
 
 
 def cursed(book: ItemBook | None, stack: Stack) -> bool:

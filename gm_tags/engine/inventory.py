@@ -27,18 +27,16 @@ from ..reasons import Reason
 from ..ruleset.checks_items import stat_problem
 from ..sheet.inventory import Stack
 from ..state import StateReads
-from .bags import Bag, cursed
+from .bags import Bag, bag_named, cursed
 from .money import run_money
 from .outcome import Outcome
-from .targets import targets
 
 
 def run_inventory(command: InventoryCommand, state: StateReads) -> Outcome:
     """Run `command` against `state` (a draft, changed in place when it applies)."""
-    found = targets(state, command.who)
-    if isinstance(found, Outcome):
-        return found
-    bag = Bag.of(state, found[0][0])
+    bag = bag_named(state, command.who)
+    if isinstance(bag, Outcome):
+        return bag
     if bag.book is None and command.action not in ("add", "remove", "give"):
         return Outcome.refused(
             Reason.NO_ITEMS, f"this ruleset has no items block, so {command.action} is off"
@@ -138,10 +136,9 @@ def _remove(command: InventoryCommand, bag: Bag) -> Outcome:
 def _give(command: InventoryCommand, bag: Bag) -> Outcome:
     if command.to is None:
         return Outcome.refused(Reason.NO_RECIPIENT, "give names who receives it with to=")
-    found = targets(bag.state, command.to)
-    if isinstance(found, Outcome):
-        return found
-    receiver = Bag.of(bag.state, found[0][0])
+    receiver = bag_named(bag.state, command.to)
+    if isinstance(receiver, Outcome):
+        return receiver
     stacks = bag.matching(command.item or "")
     if not stacks:
         return _none_held(bag, command.item)

@@ -11,17 +11,15 @@ from ..dice import Dice
 from ..reasons import Reason
 from ..sheet.inventory import Stack, item_key
 from ..state import StateReads
-from .bags import Bag
+from .bags import bag_named
 from .money import money_text
 from .outcome import Outcome
-from .targets import targets
 
 
 def run_loot(command: LootCommand, state: StateReads, dice: Dice) -> Outcome:
-    found = targets(state, command.who)
-    if isinstance(found, Outcome):
-        return found
-    bag = Bag.of(state, found[0][0])
+    bag = bag_named(state, command.who)
+    if isinstance(bag, Outcome):
+        return bag
     if bag.book is None:
         return Outcome.refused(Reason.NO_ITEMS, "this ruleset has no items block, so no loot")
     items = bag.book.items

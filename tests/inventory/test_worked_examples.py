@@ -272,3 +272,15 @@ def test_a_worn_coat_and_a_carried_waystone_change_the_checks_they_name(travelle
     assert "effects=" not in packed
     assert 'effects="-1" from="Leather coat"' in worn
     assert 'effects="+1" from="Waystone"' in carried
+
+
+def test_who_party_is_the_player_s_own_bag(traveller: Game) -> None:
+    """game-inventory-bags, "Who and to": `who="party"` reads as no holder, the player's bag."""
+    player_first = Game.new(
+        traveller.ruleset, characters={"Bram": None, "Wren": None}, player="Wren"
+    )
+    turn = player_first.apply_reply('[inventory: add item="Rope" who="party"]')
+    assert receipts_of(turn) == ["1"]
+    assert turn.game.to_document()["gameInventory"] == [
+        {"id": "st-rope-0", "name": "Rope", "quantity": 1}
+    ]
