@@ -82,6 +82,7 @@ def fighting(gravewatch: Ruleset) -> Game:
     charms = [
         {"name": "Lantern Flare", "_catalog": "charms/lantern-flare"},
         {"name": "Stern Word", "_catalog": "charms/stern-word"},
+        {"name": "Steady Hand", "_catalog": "charms/steady-hand"},
     ]
     build = {**WARDEN, "lists": {**WARDEN["lists"], "charms": charms}}
     game = Game.new(gravewatch, {"Wren": build})
@@ -94,7 +95,7 @@ def fighting(gravewatch: Ruleset) -> Game:
         (BEGIN, Reason.FIGHT_RUNNING),
         ('[fight: op="attack" who="Hollow warden" with="Cold grip"]', Reason.NOT_YOUR_TURN),
         ('[fight: op="attack" with="Spade"]', Reason.UNKNOWN_OPTION),
-        ('[fight: op="attack" with="Stern Word"]', Reason.UNSUPPORTED),
+        ('[fight: op="attack" with="Steady Hand"]', Reason.UNSUPPORTED),
         ('[fight: op="attack" target="Nobody"]', Reason.NO_SUCH_TARGET),
         ('[fight: op="heal" target="Wren"]', Reason.TARGET_DOWN),
         ('[fight: op="heal" target="Wren" amount="0"]', Reason.BAD_AMOUNT),

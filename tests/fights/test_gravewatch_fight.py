@@ -152,6 +152,7 @@ CHARMED = {
         "charms": [
             {"name": "Lantern Flare", "_catalog": "charms/lantern-flare"},
             {"name": "Stern Word", "_catalog": "charms/stern-word"},
+            {"name": "Steady Hand", "_catalog": "charms/steady-hand"},
         ],
     },
 }
@@ -173,11 +174,30 @@ def test_a_charm_is_paid_for_through_the_sheets_own_use_and_strikes(gravewatch: 
     assert flare.now is not None
     assert flare.now.startswith("Wren Lantern Flare (Resolve 3/4) at Hollow warden: (9 9) vs 7")
     assert "dealt 2; Hollow warden 4/6" in flare.now
-    # A charm the fight does not run (a debuff with a save) is refused and costs nothing.
-    word = played(game, f'{BEGIN} [fight: op="attack" with="Stern Word"]', *WREN_FIRST)
-    assert word.receipts[1].reason is Reason.UNSUPPORTED
-    assert int(word.game.read("Wren", {"livePool": "resolve"})) == 4
-    assert "Stern Word" not in turn.game.reminder().split("<fight>")[1].split("</fight>")[0]
+    # A charm the fight does not run (one that changes a check) is refused and costs nothing.
+    steady = played(game, f'{BEGIN} [fight: op="attack" with="Steady Hand"]', *WREN_FIRST)
+    assert steady.receipts[1].reason is Reason.UNSUPPORTED
+    assert int(steady.game.read("Wren", {"livePool": "resolve"})) == 4
+    assert "Steady Hand" not in turn.game.reminder().split("<fight>")[1].split("</fight>")[0]
+
+
+def test_a_stern_word_rattles_a_dread_that_fails_its_steel(gravewatch: Ruleset) -> None:
+    game = Game.new(gravewatch, {"Wren": CHARMED})
+    # Spoken on the quick budget beside a blow: the dread throws its Steel (three dice) against
+    # the charms' save difficulty of 2, and fails.
+    turn = played(game, f'{BEGIN} [fight: op="attack" with="Stern Word"]', *WREN_FIRST, 1, 7, 1)
+    word = turn.receipts[1].now or ""
+    assert word.startswith("Wren Stern Word (Resolve 3/4) at Hollow warden: steel save (1 7 1)")
+    assert word.endswith("= 1 vs 2: failed; Rattled")
+    fight = turn.game.fight
+    assert fight is not None and fight.get("hollow-warden").conditions == ("rattled",)
+    assert fight.actor.spent == {"quick": 1, "pool:resolve": 1}
+    # Rattled takes a die off its grip: five dice, not six.
+    turn = played(turn.game, '[fight: op="next"]', *(1, 1, 1, 1, 1), 9, 1)
+    assert "(1 1 1 1 1) vs 7 = 0 vs defense 1: miss" in (turn.receipts[0].now or "")
+    # A steel that holds shrugs it off.
+    held = played(game, f'{BEGIN} [fight: op="attack" with="Stern Word"]', *WREN_FIRST, 7, 7, 1)
+    assert (held.receipts[1].now or "").endswith(": saved")
 
 
 def test_a_charm_the_sheet_cannot_pay_for_is_not_an_option(gravewatch: Ruleset) -> None:

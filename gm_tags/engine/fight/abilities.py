@@ -8,20 +8,24 @@ heals (`kind: "heal"`); other kinds are listed and refused `unsupported`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 
+from ...dice import Dice
 from ...ruleset.catalogs import CATALOG_MARK
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import AbilitySource
 from ...ruleset.loader import Ruleset
+from ...ruleset.resolution import DicePool
 from ...sheet.build import list_rows
 from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from ..entries import Owned, Paid, owned_entries, pay
 from ..outcome import Outcome
-from .rolls import Option, Strike, abilities_of, adjust, modifiers, penalty
+from .encounter import Combatant
+from .rolls import Option, Strike, abilities_of, adjust, modifiers, penalty, rounds_of
 
-RUN = ("attack", "heal")
+RUN = ("attack", "heal", "debuff")
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ def runs(option: Option) -> bool:
     mechanics = owned.entry.mechanics if owned is not None else None
     if mechanics is None or mechanics.kind not in RUN:
         return False
+    if mechanics.kind == "debuff":
+        return bool(mechanics.applies)
     return mechanics.kind == "heal" or option.strike is not None
 
 
@@ -150,3 +156,91 @@ def use(game: StateReads, character: Character, option: Option) -> Use | Outcome
 
 def _paid(paid: Paid) -> str:
     return paid.now
+
+
+def afflict(
+    game: StateReads,
+    actor: Combatant,
+    target: Combatant,
+    option: Option,
+    dice: Dice,
+    round_: int,
+) -> tuple[Combatant, str]:
+    """A debuff: the target's save (an opponent's `saves` against the list's `saveDifficulty`,
+    thrown as a check of the ruleset's kind), and on a failed one (or none asked) the conditions
+    it `applies`, each for its rounds. The target as it now stands, and what happened."""
+    ruleset = game.ruleset
+    assert ruleset is not None and option.owned is not None
+    mechanics = option.owned.entry.mechanics
+    assert mechanics is not None
+    head = f"{actor.name} {option.label}"
+    save = mechanics.save
+    if save is not None and target.side == "enemy":
+        difficulty = _difficulty(game, actor, option)
+        saved, words = _save(ruleset, target, save.save, difficulty, dice)
+        head += f" at {target.name}: {save.save} save {words}"
+        if saved and save.on_success == "negates":
+            return target, head + ": saved"
+        head += ": failed" if not saved else ": saved"
+    else:
+        head += f" at {target.name}"
+    applied = []
+    for entry in mechanics.applies or ():
+        condition = entry.get("condition")
+        if not isinstance(condition, str) or condition not in ruleset.index.conditions:
+            continue
+        rounds = rounds_of(entry.get("duration"))
+        target = put_on(game, target, condition, rounds, round_)
+        applied.append(ruleset.index.conditions[condition].label)
+    return target, head + (f"; {', '.join(applied)}" if applied else "")
+
+
+def put_on(
+    game: StateReads, target: Combatant, condition: str, rounds: int | None, round_: int
+) -> Combatant:
+    """`condition` onto `target` (an opponent's own list, a party member's sheet), for `rounds`
+    when it says (off as the holder's turn begins that many rounds on)."""
+    timed = dict(target.timed)
+    if rounds is not None:
+        timed[condition] = max(timed.get(condition, 0), round_ + rounds)
+    if target.side == "enemy":
+        held = (
+            target.conditions if condition in target.conditions else (*target.conditions, condition)
+        )
+        return replace(target, conditions=held, timed=MappingProxyType(timed))
+    character = next(c for c in game.characters if c.key == target.id)
+    game.with_live(character.key, game.live_of(character).with_condition(condition, True))
+    return replace(target, timed=MappingProxyType(timed))
+
+
+def _difficulty(game: StateReads, actor: Combatant, option: Option) -> int:
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    position = int(option.id.split(":")[1])
+    source = (ruleset.definition.combat.abilities or [])[position]
+    if source.save_difficulty is None:
+        return 0
+    character = next(c for c in game.characters if c.key == actor.id)
+    return int(character.view(ruleset, game.live_of(character)).read(source.save_difficulty))
+
+
+def _save(
+    ruleset: Ruleset, target: Combatant, save: str, difficulty: int, dice: Dice
+) -> tuple[bool, str]:
+    saves = (target.block or {}).get("saves") or {}
+    bonus = saves.get(save, 0) if isinstance(saves, Mapping) else 0
+    bonus = bonus if isinstance(bonus, int) and not isinstance(bonus, bool) else 0
+    resolution = ruleset.definition.resolution
+    if isinstance(resolution, DicePool):
+        size = min(resolution.pool.max, max(resolution.pool.min, bonus))
+        faces = dice.roll(size, resolution.die.sides)
+        successes = sum(1 for face in faces if face >= resolution.target.default)
+        words = f"({' '.join(map(str, faces))}) = {successes} vs {difficulty}"
+        return successes >= difficulty, words
+    combat = ruleset.definition.combat
+    assert combat is not None
+    thrown = combat.attack_roll.dice if combat.attack_roll is not None else None
+    faces = dice.roll(thrown.count, thrown.sides) if thrown is not None else []
+    total = sum(faces) + bonus
+    words = f"({' '.join(map(str, faces))}) {bonus:+d} = {total} vs {difficulty}"
+    return total >= difficulty, words

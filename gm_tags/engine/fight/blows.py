@@ -17,7 +17,7 @@ from ...ruleset.resolution import DicePool
 from ...state import StateReads
 from .encounter import Combatant
 from .health import damage_kind, hurt
-from .rolls import Option, Strike, modifiers
+from .rolls import Option, Strike, held_modifiers, modifiers
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,11 @@ def strike(
 
 
 def defense_of(game: StateReads, target: Combatant) -> int:
-    if target.side == "enemy":
-        return _number((target.block or {}).get("defense"))
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None
+    if target.side == "enemy":
+        defense = _number((target.block or {}).get("defense"))
+        return defense + held_modifiers(ruleset, target.conditions, "defense")
     character = next(c for c in game.characters if c.key == target.id)
     view = character.view(ruleset, game.live_of(character))
     return int(view.read(ruleset.definition.combat.defense)) + modifiers(ruleset, view, "defense")

@@ -35,8 +35,9 @@ class Combatant:
     # Conditions a blow put on this combatant for some rounds: each comes off as the holder's
     # turn begins in the round named.
     timed: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # Opponents only: health, its most, and the stat block (creature keys, as the ruleset writes
-    # them).
+    # Opponents only: the conditions on them (a party member's are on their sheet), health, its
+    # most, and the stat block (creature keys, as the ruleset writes them).
+    conditions: tuple[str, ...] = ()
     health: int = 0
     most: int = 0
     block: Mapping[str, Any] | None = None
@@ -56,6 +57,8 @@ class Combatant:
             data["boss"] = True
         if self.timed:
             data["timed"] = dict(self.timed)
+        if self.conditions:
+            data["conditions"] = list(self.conditions)
         if self.side == "enemy":
             data["health"], data["max"] = self.health, self.most
             data["block"] = dict(self.block or {})
@@ -79,6 +82,7 @@ class Combatant:
             down=data.get("down") is True,
             boss=data.get("boss") is True,
             timed=MappingProxyType(timed),
+            conditions=tuple(str(c) for c in data.get("conditions") or ()),
             health=_int(data.get("health", 0)),
             most=_int(data.get("max", 0)),
             block=MappingProxyType(dict(block)) if isinstance(block, Mapping) else None,

@@ -8,6 +8,7 @@ ability it rolls with, and the entries for every roll).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...ruleset.checks_combat import parse_dice
@@ -18,7 +19,7 @@ from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from .abilities import ability_options
 from .encounter import Combatant
-from .rolls import Option, Strike, adjust, modifiers, penalty
+from .rolls import Option, Strike, adjust, held_modifiers, modifiers, penalty, rounds_of
 
 
 def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
@@ -33,10 +34,17 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
 
     found: list[Option] = []
     if combatant.side == "enemy":
+        combat_rules = combat.conditions or ()
+        if any(
+            r.condition in combatant.conditions and "cannot-act" in r.effects for r in combat_rules
+        ):
+            return [Option("end-turn", "End the turn", "end-turn", None)]
+        suffered = held_modifiers(ruleset, combatant.conditions, "attacks")
         for action in (combatant.block or {}).get("actions") or ():
             strike = _creature_strike(action)
             if strike is None:
                 continue
+            strike = replace(strike, to_hit=strike.to_hit + suffered)
             budget = action.get("budget") or first
             name = str(action.get("name") or action.get("id"))
             found.append(Option(str(action["id"]), name, "attack", budget, left(budget), strike))
@@ -131,20 +139,13 @@ def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
             more = parse_dice(extra.get("dice")) if extra.get("dice") else (0, 0, 0)
             flat += _number(extra.get("flat")) + (more[2] if more else 0)
     applies = tuple(
-        (str(a["condition"]), _rounds(a.get("duration")))
+        (str(a["condition"]), rounds_of(a.get("duration")))
         for a in action.get("applies") or ()
         if isinstance(a, Mapping) and isinstance(a.get("condition"), str)
     )
     kind = damage.get("type") if isinstance(damage.get("type"), str) else None
     to_hit = _number(action.get("toHit"))
     return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, action.get("autoHit") is True, applies)
-
-
-def _rounds(duration: Any) -> int | None:
-    rounds = duration.get("rounds") if isinstance(duration, Mapping) else None
-    return (
-        rounds if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0 else None
-    )
 
 
 def held_back(ruleset: Ruleset, view: SheetView) -> bool:

@@ -72,3 +72,25 @@ def abilities_of(ruleset: Ruleset, kind: str, target: Any) -> set[str]:
     entries: Mapping[str, Any] = {"skillMod": index.skills, "saveMod": index.saves}.get(kind, {})
     entry = entries.get(str(target))
     return {entry.ability} if entry is not None and entry.ability else set()
+
+
+def held_modifiers(ruleset: Ruleset, conditions: tuple[str, ...], to: str) -> int:
+    """The flat modifiers `to` attacks or defense of the conditions an opponent holds (its own,
+    kept in the encounter: it has no sheet)."""
+    combat = ruleset.definition.combat
+    rules = combat.conditions or () if combat is not None else ()
+    return sum(
+        int(modifier.flat or 0)
+        for rule in rules
+        if rule.condition in conditions
+        for modifier in rule.modifiers or ()
+        if modifier.to == to
+    )
+
+
+def rounds_of(duration: Any) -> int | None:
+    """The rounds a condition lasts (`{"rounds": N}`), or None for one that stays."""
+    rounds = duration.get("rounds") if isinstance(duration, Mapping) else None
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds <= 0:
+        return None
+    return rounds

@@ -15,7 +15,7 @@ from ...reasons import Reason
 from ...ruleset.combat import Combat
 from ...state import StateReads
 from ..outcome import Outcome
-from .abilities import heal_amount, runs, spend_key, use
+from .abilities import afflict, heal_amount, runs, spend_key, use
 from .blows import strike
 from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
@@ -126,7 +126,11 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         spent = _spent_pools(spent, used.pools)
         fight = fight.with_combatant(spent)
         target = fight.get(target.id)
-    if heals:
+    if _kind_of(chosen) == "debuff":
+        afflicted, line = afflict(game, spent, target, chosen, dice, fight.round)
+        fight = fight.with_combatant(afflicted)
+        line = line.replace(f" {chosen.label}", f" {chosen.label}{paid}", 1)
+    elif heals:
         amount = heal_amount(chosen, dice.roll) if chosen.kind == "ability" else command.amount
         healed = mend(game, target, amount or 1)
         fight = fight.with_combatant(healed.combatant)
@@ -271,6 +275,11 @@ def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter
     actor = fight.actor
     kept = {k: v for k, v in actor.spent.items() if k not in per_turn}
     timed = {c: until for c, until in actor.timed.items() if until > fight.round}
+    over = set(actor.timed) - set(timed)
+    if over and actor.side == "enemy":
+        kept_on = tuple(c for c in actor.conditions if c not in over)
+        started = replace(actor, spent=MappingProxyType(kept), timed=MappingProxyType(timed))
+        return fight.with_combatant(replace(started, conditions=kept_on))
     if len(timed) < len(actor.timed):
         character = next(c for c in game.characters if c.key == actor.id)
         live = game.live_of(character)
