@@ -13,6 +13,7 @@ from typing import Any
 from ..ruleset import Ruleset
 from ..ruleset.effects import ItemEffect
 from ..ruleset.items import Cost, ItemDef, Items
+from ..ruleset.layer_models import CatalogHide
 from .build import Item
 from .character import Character
 from .inventory import Inventory, Stack, item_key
@@ -157,6 +158,30 @@ _CHECK_KEYS = frozenset({"effects", "modifiers", "failsSaves", "skills", "saves"
 _TO = ("checks", "saves")
 
 
+def _hides(ruleset: Ruleset) -> dict[str, list[CatalogHide]]:
+    """The hide rules of the layers the game plays with, by catalog."""
+    base = ruleset.base or ruleset
+    found: dict[str, list[CatalogHide]] = {}
+    for layer in base.definition.layers or ():
+        if layer.id in ruleset.layers:
+            for rule in layer.catalogs or ():
+                found.setdefault(rule.id, []).append(rule.hide)
+    return found
+
+
+def _hidden(hide: CatalogHide, filters: Mapping[str, Any]) -> bool:
+    value = filters.get(hide.filter)
+    if hide.equals is not None:
+        return value == hide.equals
+    if hide.not_in is not None:
+        return value not in hide.not_in
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return (hide.above is not None and value > hide.above) or (
+        hide.below is not None and value < hide.below
+    )
+
+
 def book_for(ruleset: Ruleset | None) -> ItemBook | None:
     """The item book of `ruleset`, built on first use (None: the ruleset has no items block)."""
     if ruleset is None or ruleset.definition.items is None:
@@ -173,6 +198,7 @@ def _build(ruleset: Ruleset) -> ItemBook:
     assert definition.items is not None
     by_id: dict[str, BookItem] = {}
     by_name: dict[str, BookItem] = {}
+    hides = _hides(ruleset)
     for catalog in definition.catalogs or []:
         if catalog.holds != "items":
             continue
@@ -188,5 +214,8 @@ def _build(ruleset: Ruleset) -> ItemBook:
                 _check_effect(item.carried),
             )
             by_id[book.id] = book
-            by_name.setdefault(item_key(entry.label), book)
+            # A layer that hides an entry takes it out of what a name finds (and so of what can
+            # be added or bought); one already held still reads as itself, by its id.
+            if not any(_hidden(hide, entry.filters or {}) for hide in hides.get(catalog.id, ())):
+                by_name.setdefault(item_key(entry.label), book)
     return ItemBook(definition.items, by_id, by_name)

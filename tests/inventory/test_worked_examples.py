@@ -284,3 +284,38 @@ def test_who_party_is_the_player_s_own_bag(traveller: Game) -> None:
     assert turn.game.to_document()["gameInventory"] == [
         {"id": "st-rope-0", "name": "Rope", "quantity": 1}
     ]
+
+
+def test_a_layer_that_hides_an_item_takes_it_out_of_names_not_out_of_bags() -> None:
+    """game-ruleset-items, slice I2b-2: "A layer that hides an entry takes it out of what a name
+    finds and what the picker offers, and an item of it already held still reads as itself"."""
+    data = json.loads((RULESETS / "reference" / "ember-roads.json").read_text("utf-8"))
+    outfitter = next(c for c in data["catalogs"] if c.get("holds") == "items")
+    outfitter["filters"] = [{"id": "rarity", "label": "Rarity", "type": "text"}]
+    for entry in outfitter["entries"]:
+        entry["filters"] = {"rarity": entry["item"]["rarity"]}
+    data["layers"].append(
+        {
+            "id": "plain_roads",
+            "label": "Plain roads",
+            "catalogs": [{"id": "outfitter", "hide": {"filter": "rarity", "equals": "storied"}}],
+        }
+    )
+    ruleset = load_ruleset(data)
+    before = Game.new(ruleset, characters={"Wren": None}).apply_reply(
+        '[inventory: add item="Waystone"]'
+    )
+    document = before.game.to_document()
+    plain = Game.from_document(ruleset, {**document, "rulesetLayers": ["plain_roads"]})
+    turn = plain.apply_reply(
+        '[inventory: earn amount="2" unit="cake"] [inventory: buy item="Waystone"] '
+        '[inventory: add item="Waystone"] [inventory: add item="Hand axe"]'
+    )
+    assert receipts_of(turn) == ["2 cakes", "refused unknown-item", "1", "1"]
+    stacks = turn.game.to_document()["gameInventory"]
+    assert [(s["name"], s.get("item")) for s in stacks] == [
+        ("Waystone", "outfitter/waystone"),  # held before the layer: still the ruleset's item
+        ("Waystone", None),  # a name the layer hides adds a plain item
+        ("Hand axe", "outfitter/hand-axe"),
+    ]
+    assert "Waystone [Gear, Storied]" in turn.game.sheet_block("Wren")
