@@ -146,7 +146,8 @@ def create_proxy_app(
                 headers=_NO_BUFFERING,
             )
         try:
-            completion = completed(answer.json(), turn, max_reply)
+            # Reading, applying and writing a whole reply: off the loop.
+            completion = await anyio.to_thread.run_sync(completed, answer.json(), turn, max_reply)
         except ValueError:
             completion = None
         if completion is None:

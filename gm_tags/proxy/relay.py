@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import httpx2
 
 from ..game import Game
@@ -74,6 +75,10 @@ class PendingTurn:
         return outcomes_line(receipt.to_dict() for receipt in turn.receipts)
 
 
+def _rests(streams: Sequence[ReplyStream[Game]]) -> list[str]:
+    return [stream.finish()[0] for stream in streams]
+
+
 def _turn_of(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
     turn = stream.stop() if stopped else stream.finish()[1]
     return turn
@@ -123,11 +128,15 @@ async def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncI
                 yield _sse({**chunk, "choices": shown})
             if cut:
                 break
+            # Lines read ahead come without a wait: let the loop serve others between chunks,
+            # so a long reply never holds it longer than one chunk's work.
+            await anyio.lowlevel.checkpoint()
         else:
             ended = True
             yield _sse(_broken("the upstream stream ended without [DONE]"))
             return
-        rests = [""] * len(streams) if cut else [stream.finish()[0] for stream in streams]
+        # The end (the tags still waiting, the whole reply rewritten) and the write: off the loop.
+        rests = [""] * len(streams) if cut else await anyio.to_thread.run_sync(_rests, streams)
         await anyio.to_thread.run_sync(turn.land, cut)
         for index, rest in enumerate(rests):
             rest += turn.shown_after(index)

@@ -1,0 +1,93 @@
+"""Whether a reply streaming through the proxy holds its event loop: `GET /health` latency of a
+real `gm-tags proxy` process while the 64 KB reply (400 tags, stray brackets) streams through it
+in 4-character chunks, beside its latency idle, measured in the same run. Reported: p50 and p99
+of each and the ratio of the p99s (target, issue #29: at most 3x).
+
+Run with `python -m pytest tests/benchmarks/test_proxy_event_loop.py --benchmark-only -s`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from openai import OpenAI
+
+from tests.benchmarks.test_pipeline import REPLIES
+from tests.proxy.conftest import Upstream
+from tests.proxy.conftest import proxy_url as proxy_url  # the fixtures
+from tests.proxy.conftest import upstream as upstream
+
+LARGE = REPLIES["64KB-400-tags-stray-brackets"]
+PROBES = 300
+
+
+def health_latencies(port: int, until: threading.Event | None = None) -> list[float]:
+    """Seconds each `GET /health` took, `PROBES` of them (or until `until` is set)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    took = []
+    try:
+        for _ in range(PROBES * 20):
+            if (until is not None and until.is_set()) or (until is None and len(took) >= PROBES):
+                break
+            began = time.perf_counter()
+            connection.request("GET", "/health")
+            connection.getresponse().read()
+            took.append(time.perf_counter() - began)
+            time.sleep(0.002)
+    finally:
+        connection.close()
+    return took
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def test_health_answers_while_a_large_reply_streams(
+    benchmark: Any, upstream: Upstream, proxy_url: str
+) -> None:
+    port = urlsplit(proxy_url).port or 80
+    figures: dict[str, list[float]] = {}
+
+    def run() -> None:
+        figures["idle"] = health_latencies(port)
+        upstream.script({"reply": LARGE, "chunk": 4})
+        done = threading.Event()
+        with OpenAI(base_url=proxy_url, api_key="k", max_retries=0, timeout=120) as client:
+
+            def stream() -> None:
+                chunks = client.chat.completions.create(
+                    model="m",
+                    messages=[{"role": "user", "content": "The vault, at last."}],
+                    stream=True,
+                )
+                for _ in chunks:
+                    pass
+                done.set()
+
+            reader = threading.Thread(target=stream)
+            reader.start()
+            figures["streaming"] = health_latencies(port, until=done)
+            reader.join()
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    idle, busy = figures["idle"], figures["streaming"]
+    ratio = percentile(busy, 0.99) / percentile(idle, 0.99)
+    benchmark.extra_info.update(
+        idle_p99_ms=percentile(idle, 0.99) * 1e3,
+        streaming_p99_ms=percentile(busy, 0.99) * 1e3,
+        p99_ratio=ratio,
+        probes_while_streaming=len(busy),
+    )
+    print(
+        f"\n/health idle p50 {percentile(idle, 0.5) * 1e3:.2f} ms p99 "
+        f"{percentile(idle, 0.99) * 1e3:.2f} ms; while streaming ({len(busy)} probes) p50 "
+        f"{percentile(busy, 0.5) * 1e3:.2f} ms p99 {percentile(busy, 0.99) * 1e3:.2f} ms; "
+        f"p99 {ratio:.2f}x idle (target: at most 3x)"
+    )
+    assert len(busy) > 1
