@@ -19,8 +19,9 @@ nothing is applied twice and nothing is lost, whatever order the steps come in.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from .errors import GmTagsError
@@ -71,6 +72,31 @@ class Swipe:
         return cls(
             text, turn.game, turn.reply, turn.narration, tuple(r.to_dict() for r in turn.receipts)
         )
+
+
+class StoredSwipe(Swipe):
+    """A swipe read back from a store: its snapshot is made from its document when first asked
+    for, so a chat opens without making every turn's game (a chat of 10,000 turns plays from
+    its last one)."""
+
+    @classmethod
+    def read(
+        cls,
+        text: str,
+        game: Callable[[], Game],
+        reply: str,
+        narration: str,
+        receipts: tuple[dict[str, Any], ...],
+    ) -> Swipe:
+        swipe = object.__new__(cls)
+        fields = {"text": text, "reply": reply, "narration": narration, "receipts": receipts}
+        swipe.__dict__.update(fields, _made=game)
+        return swipe
+
+    @cached_property
+    def game(self) -> Game:
+        made: Callable[[], Game] = self.__dict__.pop("_made")
+        return made()
 
 
 @dataclass(frozen=True)

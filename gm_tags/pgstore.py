@@ -39,7 +39,9 @@ from .store import (
     StoredMessage,
     StoreError,
     UnknownChatError,
+    game_text,
     shown_rows,
+    stored_chat,
 )
 from .tenants import tenant_of
 
@@ -155,26 +157,7 @@ class PgStore:
                 "WHERE chat_id = %s ORDER BY position, swipe",
                 (chat_id,),
             ).fetchall()
-        by_position: dict[int, list[dict[str, Any]]] = {}
-        for position, text, reply, narration, receipts, game in swipes:
-            by_position.setdefault(position, []).append(
-                {
-                    "text": text,
-                    "reply": reply,
-                    "narration": narration,
-                    "receipts": json.loads(receipts),
-                    "game": json.loads(game),
-                }
-            )
-        return StoredChat(
-            json.loads(row[0]),
-            json.loads(row[1]),
-            tuple(
-                StoredMessage(role, selected, tuple(by_position.get(position, [])))
-                for position, role, selected in messages
-            ),
-            int(row[2]),
-        )
+        return stored_chat(row, messages, swipes)
 
     def revision(self, chat_id: str) -> int:
         with self._transaction() as db:
@@ -339,7 +322,7 @@ def _insert_swipes(
             swipe["reply"],
             swipe["narration"],
             _json(swipe["receipts"]),
-            _json(swipe["game"]),
+            game_text(swipe["game"]),
         )
         for number, swipe in enumerate(swipes, start=first)
     ]

@@ -14,7 +14,7 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from .errors import GameDocumentError, GmTagsError, SourceError
 from .game import Game
-from .history import Chat, HistoryError, Message, Swipe, chat_id_problem
+from .history import Chat, HistoryError, Message, StoredSwipe, chat_id_problem
 from .ruleset import Ruleset, load_ruleset
 from .ruleset.loader import load_stored
 from .settings import DEFAULT_DB
@@ -357,27 +357,16 @@ class SqliteStore:
         ).fetchone()
         if row is None:
             raise UnknownChatError(f"no chat {chat_id!r}")
-        messages = []
-        for position, role, selected in db.execute(
+        messages = db.execute(
             "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position",
             (chat_id,),
-        ).fetchall():
-            swipes = tuple(
-                {
-                    "text": text,
-                    "reply": reply,
-                    "narration": narration,
-                    "receipts": json.loads(receipts),
-                    "game": json.loads(game),
-                }
-                for text, reply, narration, receipts, game in db.execute(
-                    "SELECT text, reply, narration, receipts, game FROM swipes "
-                    "WHERE chat_id = ? AND position = ? ORDER BY swipe",
-                    (chat_id, position),
-                ).fetchall()
-            )
-            messages.append(StoredMessage(role, selected, swipes))
-        return StoredChat(json.loads(row[0]), json.loads(row[1]), tuple(messages), int(row[2]))
+        ).fetchall()
+        swipes = db.execute(
+            "SELECT position, text, reply, narration, receipts, game FROM swipes "
+            "WHERE chat_id = ? ORDER BY position, swipe",
+            (chat_id,),
+        ).fetchall()
+        return stored_chat(row, messages, swipes)
 
     def revision(self, chat_id: str) -> int:
         """The chat's revision as stored now (`UnknownChatError` when there is none)."""
@@ -479,7 +468,7 @@ class SqliteStore:
                     swipe["reply"],
                     swipe["narration"],
                     json.dumps(swipe["receipts"], ensure_ascii=False),
-                    json.dumps(swipe["game"], ensure_ascii=False),
+                    game_text(swipe["game"]),
                 ),
             )
 
@@ -604,6 +593,40 @@ FIND_SHOWN_SQL = (
 )
 
 
+def stored_chat(
+    chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
+) -> StoredChat:
+    """A chat as read: its row (ruleset, start, revision), its messages (position, role,
+    selected) and its swipes (position, text, reply, narration, receipts, game) in order. Each
+    swipe's game stays the JSON text it was stored as, made into a game when asked for
+    (`Chats.open`), so a chat of many turns opens without reading each one's snapshot."""
+    by_position: dict[int, list[dict[str, Any]]] = {}
+    for position, text, reply, narration, receipts, game in swipes:
+        by_position.setdefault(position, []).append(
+            {
+                "text": text,
+                "reply": reply,
+                "narration": narration,
+                "receipts": json.loads(receipts),
+                "game": game,
+            }
+        )
+    return StoredChat(
+        json.loads(chat[0]),
+        json.loads(chat[1]),
+        tuple(
+            StoredMessage(role, selected, tuple(by_position.get(position, [])))
+            for position, role, selected in messages
+        ),
+        int(chat[2]),
+    )
+
+
+def game_text(game: str | dict[str, Any]) -> str:
+    """A swipe's game as stored: JSON text (a chat as read keeps it so)."""
+    return game if isinstance(game, str) else json.dumps(game, ensure_ascii=False)
+
+
 def shown_rows(
     rows: Iterable[tuple[str, int, int, str]],
 ) -> list[tuple[str, str, int, int]]:
@@ -720,13 +743,31 @@ class Chats:
     def _open(self, chat_id: str) -> tuple[Chat, int]:
         stored = self.store.load(chat_id)
         ruleset = self._ruleset(stored.ruleset)
+
+        def made(stored: str | dict[str, Any]) -> Callable[[], Game]:
+            def make() -> Game:
+                try:
+                    document = json.loads(stored) if isinstance(stored, str) else stored
+                except ValueError as error:
+                    raise StoreCorruptError(
+                        f"chat {chat_id!r}: a game it stored cannot be read: {error}"
+                    ) from None
+                try:
+                    return Game.from_document(ruleset, document)
+                except GameDocumentError as error:
+                    raise StoreCorruptError(
+                        f"chat {chat_id!r}: a game it stored does not read back: {error}"
+                    ) from None
+
+            return make
+
         messages = tuple(
             Message(
                 message.role,  # type: ignore[arg-type]
                 tuple(
-                    Swipe(
+                    StoredSwipe.read(
                         swipe["text"],
-                        Game.from_document(ruleset, swipe["game"]),
+                        made(swipe["game"]),
                         swipe["reply"],
                         swipe["narration"],
                         tuple(swipe["receipts"]),
@@ -737,7 +778,9 @@ class Chats:
             )
             for message in stored.messages
         )
-        return Chat(Game.from_document(ruleset, stored.start), messages), stored.revision
+        chat = Chat(Game.from_document(ruleset, stored.start), messages)
+        chat.game  # noqa: B018 - the snapshot it plays from is read now: a bad one is said here
+        return chat, stored.revision
 
     def save(self, chat_id: str, before: Chat, after: Chat, revision: int | None = None) -> int:
         """Write what `after` changed from `before`: the messages from the first one that is not

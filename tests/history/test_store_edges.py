@@ -159,6 +159,23 @@ def test_a_truncated_store_is_said_damaged(store_file: Path) -> None:
         Chats(store).open("c")
 
 
+def test_a_chat_opens_reading_only_the_snapshot_it_plays_from(tmp_path: Path) -> None:
+    """Older snapshots are made when asked for: a damaged one is said so then, not before."""
+    path = tmp_path / "gm.sqlite"
+    store, chats, chat = started(path)
+    first, _ = chat.reply(tick(2))
+    second, _ = first.reply(tick(3))
+    chats.save("c", chat, second)
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE swipes SET game = 'not json' WHERE position = 0")
+    opened = Chats(store).open("c")
+    assert opened.game.to_document() == second.game.to_document()
+    assert opened.messages[1].swipe.narration == second.messages[1].swipe.narration
+    with pytest.raises(StoreCorruptError, match="cannot be read"):
+        opened.messages[0].swipe.game  # noqa: B018 - reading it is the point
+    store.close()
+
+
 def test_a_bad_row_is_said_so_and_the_service_answers_500_store_damaged(
     store_file: Path,
 ) -> None:
