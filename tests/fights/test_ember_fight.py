@@ -212,3 +212,37 @@ def test_a_creature_written_as_a_sheet_fights_on_its_tiers_numbers(game: Game) -
     assert (warden.health, (warden.block or {}).get("defense")) == (12, 6)
     assert "Toll Warden may" not in turn.game.reminder()
     assert [a["name"] for a in (warden.block or {})["actions"]] == ["Strike"]
+
+
+def test_a_sweep_takes_two_targets_and_a_sequence_strikes_twice(ember: Ruleset) -> None:
+    game = Game.new(ember, {"Juno": TRAVELLER, "Pell": TRAVELLER})
+    # The wader (8 health) goes first; its sweep takes two targets the engine's dice pick: Juno
+    # (a d2 says the first), then Pell, the one left.
+    turn = played(
+        game,
+        '[fight: op="begin" against="glass-wader"]',
+        *(1, 1, 1, 1),
+        *(1, 1, 1, 1, 6, 6),
+        1,
+        *(6, 6, 1, 1),
+        *(1, 1),
+    )
+    begin = turn.receipts[0].now or ""
+    assert "Glass Wader Sweep at Juno: (6 6) +4 = 16 vs defense 7: hit, dealt 3" in begin
+    assert "Glass Wader Sweep at Pell: (1 1) +4 = 6 vs defense 7: miss" in begin
+    # A GM-played jackal snaps and worries: one budget, two strikes at the one it names.
+    bosses = Game.new(ember, {"Juno": TRAVELLER}, gm_bosses=True)
+    turn = played(
+        bosses, '[fight: op="begin" against="rust-jackal" boss="rust-jackal"]', 4, 4, 4, 1, 1, 6, 6
+    )
+    turn = played(
+        turn.game,
+        '[fight: op="attack" who="Rust Jackal" target="Juno" with="Snap and worry"]',
+        *(6, 6, 1),
+        *(1, 1),
+    )
+    both = turn.receipts[0].now or ""
+    assert "Rust Jackal Bite at Juno: (6 6) +2 = 14 vs defense 7: hit" in both
+    assert "Rust Jackal Worry at Juno: (1 1) +2 = 4 vs defense 7: miss" in both
+    fight = turn.game.fight
+    assert fight is not None and fight.actor.spent == {"act": 1}

@@ -40,14 +40,30 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
         ):
             return [Option("end-turn", "End the turn", "end-turn", None)]
         suffered = held_modifiers(ruleset, combatant.conditions, "attacks")
-        for action in (combatant.block or {}).get("actions") or ():
+        actions = [
+            a for a in (combatant.block or {}).get("actions") or () if isinstance(a, Mapping)
+        ]
+        single: dict[str, Option] = {}
+        for action in actions:
             strike = _creature_strike(action)
-            if strike is None:
-                continue
-            strike = replace(strike, to_hit=strike.to_hit + suffered)
             budget = action.get("budget") or first
             name = str(action.get("name") or action.get("id"))
-            found.append(Option(str(action["id"]), name, "attack", budget, left(budget), strike))
+            count = _number(action.get("targetCount")) or 1
+            if strike is not None:
+                strike = replace(strike, to_hit=strike.to_hit + suffered)
+                option = Option(str(action["id"]), name, "attack", budget, left(budget), strike)
+                single[option.id] = replace(option, targets=max(1, count))
+        for action in actions:
+            budget = action.get("budget") or first
+            name = str(action.get("name") or action.get("id"))
+            if str(action.get("id")) in single:
+                found.append(single[str(action["id"])])
+                continue
+            parts = _sequence(action, single)
+            if parts:
+                found.append(
+                    Option(str(action["id"]), name, "attack", budget, left(budget), parts=parts)
+                )
     else:
         character = next(c for c in game.characters if c.key == combatant.id)
         view = character.view(ruleset, game.live_of(character))
@@ -124,6 +140,15 @@ def _sheet_strike(
     damage_type = row.get(damage.type.column) if damage.type is not None else None
     kind = str(damage_type) if isinstance(damage_type, str) and damage_type else None
     return Strike(to_hit, (dice[0], dice[1], 0), bonus, kind)
+
+
+def _sequence(action: Mapping[str, Any], single: Mapping[str, Option]) -> tuple[Option, ...]:
+    """A `sequence` action's strikes in order, each one of the block's own actions."""
+    parts: list[Option] = []
+    for step in action.get("sequence") or ():
+        if isinstance(step, Mapping) and str(step.get("action")) in single:
+            parts += [single[str(step["action"])]] * max(1, min(6, _number(step.get("times"))))
+    return tuple(parts)
 
 
 def _creature_strike(action: Mapping[str, Any]) -> Strike | None:

@@ -39,6 +39,10 @@ class Option:
     strike: Strike | None = None
     # An ability's catalog entry (`engine.entries.Owned`), which pays for it.
     owned: Any = None
+    # An opponent's action that strikes more than once: the strikes in order (a `sequence` of its
+    # other actions), and how many targets each strike may take (`targetCount`).
+    parts: tuple[Option, ...] = ()
+    targets: int = 1
 
 
 def penalty(ruleset: Ruleset, view: SheetView) -> int:

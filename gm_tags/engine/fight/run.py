@@ -16,7 +16,7 @@ from ...ruleset.combat import Combat
 from ...state import StateReads
 from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
-from .blows import strike
+from .blows import Blow, strike
 from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
 from .options import options_for
@@ -136,9 +136,9 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight = fight.with_combatant(healed.combatant)
         line = f"{spent.name} heals {target.name}{paid}: {healed.now}"
     else:
-        blow = strike(game, spent, target, chosen, dice, fight.round)
-        fight = fight.with_combatant(blow.target)
-        line = blow.line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
+        fight, blows = _strikes(game, fight, spent, [target], chosen, dice)
+        line = "; ".join(blow.line for blow in blows)
+        line = line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
     fight = _settled(game, fight)
     game.with_fight(fight.logged(line))
     return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""))
@@ -329,12 +329,39 @@ def _picker(game: StateReads, fight: Encounter, dice: Dice, lines: list[str]) ->
     if choice is None or not targets:
         lines.append(f"{actor.name} does nothing")
         return fight
-    target = targets[dice.roll(1, len(targets))[0] - 1] if len(targets) > 1 else targets[0]
-    spent = _spent(actor, choice.budget)
-    blow = strike(game, spent, target, choice, dice, fight.round)
-    fight = fight.logged(blow.line)
-    lines.append(blow.short)
-    return _settled(game, fight.with_combatant(spent).with_combatant(blow.target))
+    fight = fight.with_combatant(_spent(actor, choice.budget))
+    fight, blows = _strikes(game, fight, fight.actor, targets, choice, dice, picks=True)
+    fight = fight.logged(*(blow.line for blow in blows))
+    lines.extend(blow.short for blow in blows)
+    return _settled(game, fight)
+
+
+def _strikes(
+    game: StateReads,
+    fight: Encounter,
+    attacker: Combatant,
+    targets: list[Combatant],
+    option: Option,
+    dice: Dice,
+    *,
+    picks: bool = False,
+) -> tuple[Encounter, list[Blow]]:
+    """Every strike of `option` (each part of a sequence, each at up to its `targets`): at the
+    one target named, or, when the engine `picks`, at standing ones its dice choose."""
+    blows: list[Blow] = []
+    for part in option.parts or (option,):
+        standing_now = [t for t in targets if standing(game, fight.get(t.id))]
+        chosen: list[Combatant] = []
+        while standing_now and len(chosen) < (part.targets if picks else 1):
+            at = dice.roll(1, len(standing_now))[0] - 1 if picks and len(standing_now) > 1 else 0
+            chosen.append(standing_now.pop(at))
+        for target in chosen:
+            blow = strike(
+                game, fight.get(attacker.id), fight.get(target.id), part, dice, fight.round
+            )
+            fight = fight.with_combatant(blow.target)
+            blows.append(blow)
+    return fight, blows
 
 
 def whose_turn(game: StateReads, fight: Encounter) -> str:
