@@ -1,6 +1,7 @@
 """A chat loop through `gm-tags proxy` with the official `openai` client: type what the players
 do, read the narration as it streams, and see what the engine made of the model's tags.
 
+    python -m pip install ".[proxy]" "openai>=2"
     gm-tags proxy --upstream replay:fixtures/sessions/heist.jsonl \\
         --ruleset fixtures/rulesets/crew-of-shadows.json --game fixtures/games/crew-mid-heist.json
     python examples/chat_loop.py
@@ -16,10 +17,18 @@ import os
 import sys
 from typing import Any
 
-from openai import OpenAI
+INSTALL = (
+    "examples/chat_loop.py talks to the proxy with the official openai client, which gm-tags "
+    'itself does not need: python -m pip install "openai>=2"'
+)
 
 
 def main() -> int:
+    try:
+        from openai import OpenAI
+    except ImportError:
+        print(INSTALL, file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", default="http://127.0.0.1:8001/v1")
     parser.add_argument("--model", default="local")

@@ -6,8 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from gm_tags import Ruleset, load_ruleset
+
+# No test may depend on the machine being idle: Hypothesis's 200 ms deadline and its health check
+# on slow data generation measure the machine (two workers beside other work), not the code.
+# A test's own @settings inherits these unless it names them.
+settings.register_profile(
+    "gm-tags", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("gm-tags")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -14,6 +14,8 @@ import pytest
 
 from tests.conftest import FIXTURES
 
+pytestmark = pytest.mark.slow  # each test starts the installed gm-tags script
+
 SCRIPT = Path(sys.executable).with_name("gm-tags")
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 

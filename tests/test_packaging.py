@@ -64,7 +64,7 @@ def quickstart_commands() -> list[str]:
 def test_the_quickstart_has_exactly_two_commands() -> None:
     first, second = quickstart_commands()
     assert first == "python -m pip install . && gm-tags replay fixtures/sessions/heist.jsonl"
-    assert second == 'python -m pip install -e ".[dev]" && python -m pytest'
+    assert second == 'python -m pip install -e ".[dev]" && python -m pytest -n auto -m "not slow"'
 
 
 @pytest.mark.slow

@@ -17,6 +17,8 @@ from gm_tags.history import Chat
 from gm_tags.store import Chats, SqliteStore
 from tests.conftest import FIXTURES, ruleset_named
 
+pytestmark = pytest.mark.slow  # 40 runs of 30 steps, a real store under each
+
 CREW = ruleset_named("crew-of-shadows")
 SIZE = 8
 

@@ -169,6 +169,7 @@ def said(narration: str) -> dict[str, str]:
     return {"role": "assistant", "content": narration}
 
 
+@pytest.mark.load
 def test_a_stopped_reply_keeps_what_the_client_saw_then_regenerate_and_continue(
     client: OpenAI, upstream: Upstream
 ) -> None:
@@ -243,6 +244,7 @@ def test_two_chats_that_open_the_same_way_stay_apart_once_they_differ(
     [({"fail": 500}, 500), ({"fail": 429}, 429), ({"hang": 4}, 504)],
     ids=["500", "429", "timeout"],
 )
+@pytest.mark.load
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
 def test_upstream_errors_come_back_in_the_openai_shape_and_change_no_game(
     client: OpenAI, upstream: Upstream, step: dict[str, Any], status: int, stream: bool

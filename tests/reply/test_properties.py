@@ -9,7 +9,16 @@ from hypothesis import strategies as st
 from gm_tags import Game, Reason, Ruleset, Turn
 from gm_tags.text import name_key
 
+pytestmark = pytest.mark.load  # they ran into Hypothesis's 200 ms deadline on a busy machine
+
 FORGED = "zzforgedzz"
+# Timings measure the machine, not the code (tests/conftest.py): no deadline, and no health check
+# on how fast examples are made; the game fixture is read-only, so one per test is enough.
+UNTIMED = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 names = st.one_of(
     st.sampled_from(["Alarm raised", "alarm RAISED", "鐘楼", "दरबार की साज़िश", "Vault door"]),
@@ -72,7 +81,7 @@ def rebuilt(reply: str, turn: Turn) -> str:
 
 
 @pytest.mark.spec("TG-5", "TG-8")
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@UNTIMED
 @given(reply=st.text(max_size=300))
 def test_arbitrary_text_never_raises_and_text_without_tags_is_untouched(
     game: Game, reply: str
@@ -84,7 +93,7 @@ def test_arbitrary_text_never_raises_and_text_without_tags_is_untouched(
 
 
 @pytest.mark.spec("TG-4", "TG-5")
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@UNTIMED
 @given(reply=replies)
 def test_spliced_tags_leave_everything_else_alone_and_carry_no_forged_outcome(
     crew: Ruleset, reply: str

@@ -219,6 +219,7 @@ def test_a_prompt_budget_cuts_the_rules_reference(tmp_path: Path) -> None:
     assert len(cut["system"]) < len(whole["system"])
 
 
+@pytest.mark.load
 def test_steps_on_one_chat_from_many_threads_are_taken_one_at_a_time(
     client: TestClient, heist: str
 ) -> None:
@@ -244,6 +245,7 @@ def save_on_cue(
     answers[slot] = client.post(f"/games/{chat_id}/party-sheet", json=body)
 
 
+@pytest.mark.load
 @pytest.mark.spec("PT-14")
 def test_two_saves_opened_at_one_revision_through_the_api_land_exactly_once(
     client: TestClient, heist: str
@@ -264,6 +266,7 @@ def test_two_saves_opened_at_one_revision_through_the_api_land_exactly_once(
         assert stale["revision"] == revision + 1
 
 
+@pytest.mark.load
 @pytest.mark.spec("PT-14")
 def test_no_update_is_lost_through_the_api_under_interleaved_saves_and_story(
     client: TestClient, heist: str

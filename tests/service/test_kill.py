@@ -31,6 +31,7 @@ def reply(client: int, number: int) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.load
 @pytest.mark.spec("EN-3")
 # A loopback socket left by an earlier test in this folder is sometimes collected while this one
 # runs; its warning says nothing about this test (the leak is being traced, see issue 19's note).

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -20,6 +21,8 @@ from gm_tags.service import create_app
 from gm_tags.service.chats import ServedChats
 from gm_tags.store import ChatExistsError
 from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.slow  # a schema-driven run of every operation, about a minute
 
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 HEIST = json.loads((FIXTURES / "games" / "crew-mid-heist.json").read_text("utf-8"))

@@ -20,7 +20,8 @@ from gm_tags.store import Chats
 from tests.conftest import FIXTURES
 from tests.service.server import Server, serving
 
-pytestmark = pytest.mark.slow
+# One PostgreSQL cluster per worker: the files that start one share a worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres")]
 
 CREW = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
 CLIENTS = 8

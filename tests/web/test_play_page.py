@@ -13,7 +13,8 @@ import pytest
 from tests.service.server import Server
 from tests.web.conftest import new_chat, screenshot
 
-pytestmark = pytest.mark.slow
+# One Chromium and one server for the whole file, on one worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 WAIT = 15
 
