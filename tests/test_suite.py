@@ -54,6 +54,7 @@ def test_ci_runs_every_test_and_the_readme_leaves_out_only_the_slow_ones() -> No
     assert 'python -m pytest -n auto -m "not slow"' in readme
 
 
+@pytest.mark.slow  # collects the slow files in a subprocess: 50 s on a busy machine
 def test_every_test_needing_a_browser_or_postgresql_is_slow() -> None:
     """The README's quick set runs on a machine without Chromium or PostgreSQL: nothing in it
     reaches for them (CI, which has them, runs the slow set too)."""

@@ -55,6 +55,7 @@ def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_size
         streamed(game, text, list(range(size, len(text), size)), batch=batch)
 
 
+@pytest.mark.slow  # every cut of every fixture reply: 14 to 47 s a reply on a busy machine
 @pytest.mark.parametrize("name", REPLY_NAMES)
 def test_every_fixture_reply_streams_to_the_batch_result_cut_in_two_anywhere(name: str) -> None:
     """Every place: inside tag names and quoted values, between a check and its branches, beside
