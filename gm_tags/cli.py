@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from .game import Game
     from .guard.options import Access
+    from .history import Chat
     from .ruleset import Ruleset
     from .store import Chats
 
+from . import cli_options as options
 from .settings import DEFAULT_DB
 
 # Each subcommand imports what it needs when it runs, so `--help` stays light.
@@ -41,7 +43,9 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
                 print(f"{path}: {problem.path}: {problem.message}", file=out)
         except SourceError as error:
             code = UNREADABLE
-            print(f"{path}: {error}", file=out)
+            # A source error names the file it could not read already.
+            said = str(error)
+            print(said if said.startswith(f"{path}:") else f"{path}: {said}", file=out)
         else:
             print(f"OK {path}", file=out)
     return code
@@ -237,20 +241,11 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
         line = raw.rstrip("\n")
         if not lines and line.startswith("/"):
             command, _, argument = line.partition(" ")
+            if command == "/quit":
+                break
             before = chat
             try:
-                if command == "/quit":
-                    break
-                if command == "/regen":
-                    regenerate = True
-                elif command == "/swipe":
-                    chat = chat.select(int(argument))
-                elif command == "/undo":
-                    chat = chat.delete_last()
-                elif command == "/prompt":
-                    print(chat.game.reminder(), file=out)
-                else:
-                    print(f"unknown command {command}", file=out)
+                chat, regenerate = _slash(chat, command, argument.strip(), regenerate, out)
             except (HistoryError, ValueError) as error:
                 print(f"cannot: {error}", file=out)
             chats.save(name, before, chat)
@@ -272,11 +267,63 @@ def _play_loop(args: argparse.Namespace, chats: Chats, out: TextIO) -> int:
     return OK
 
 
+PLAY_HELP = """\
+paste a model reply, then a line holding only '.', to apply it
+/regen      the next reply replaces the last one, as a new swipe
+/swipe N    choose swipe N of the last reply (0 is the first)
+/undo       delete the last message
+/prompt     print what the model reads next (the reminder)
+/help       this list
+/quit       end (the chat stays in the store)"""
+
+
+def _slash(
+    chat: Chat, command: str, argument: str, regenerate: bool, out: TextIO
+) -> tuple[Chat, bool]:
+    """One `/command` of `play`: the chat after it, whether the next reply regenerates, and a
+    line saying what happened."""
+    if command == "/regen":
+        chat.before_last_reply()  # raises HistoryError when there is no reply to regenerate
+        count = len(chat.messages[-1].swipes)
+        print(
+            f"the next reply will be swipe {count} of the last reply (0 to {count - 1} kept)",
+            file=out,
+        )
+        return chat, True
+    if command == "/swipe":
+        if not argument.isdigit():
+            raise ValueError(f"/swipe takes a swipe number, got {argument!r}")
+        chat = chat.select(int(argument))
+        last = chat.messages[-1]
+        print(
+            f"swipe {last.selected} of 0-{len(last.swipes) - 1} chosen: "
+            f"{_first_line(last.swipe.narration)}",
+            file=out,
+        )
+        return chat, regenerate
+    if command == "/undo":
+        chat = chat.delete_last()
+        print(f"deleted the last message; {len(chat.messages)} left", file=out)
+        return chat, False
+    if command == "/prompt":
+        print(chat.game.reminder(), file=out)
+    elif command == "/help":
+        print(PLAY_HELP, file=out)
+    else:
+        print(f"unknown command {command}: /help lists them", file=out)
+    return chat, regenerate
+
+
+def _first_line(text: str, limit: int = 80) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else "(no narration)"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 @_reporting_input_errors
 def _chats(args: argparse.Namespace, out: TextIO) -> int:
-    from .storage import open_store
+    from .storage import is_database_url, open_store
 
-    if not Path(args.db).exists():
+    if not is_database_url(args.db) and not Path(args.db).exists():
         print(f"{args.db} does not exist: no chats", file=sys.stderr)
         return UNREADABLE
     store = open_store(args.db)
@@ -315,6 +362,9 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
             'gm-tags serve needs the serve extra: from the project folder, pip install ".[serve]"',
             file=sys.stderr,
         )
+        return UNREADABLE
+    if problem := options.taken(args.host, args.port):
+        print(problem, file=sys.stderr)
         return UNREADABLE
     from .web.watch import StreamLimits
 
@@ -398,6 +448,9 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
             'gm-tags proxy needs the proxy extra: from the project folder, pip install ".[proxy]"',
             file=sys.stderr,
         )
+        return UNREADABLE
+    if problem := options.taken(args.host, args.port):
+        print(problem, file=sys.stderr)
         return UNREADABLE
     app = create_proxy_app(
         args.upstream,
@@ -509,7 +562,10 @@ def _parser() -> argparse.ArgumentParser:
         "--game", metavar="GAME.json", help="the game document (a new game if absent)"
     )
     prompt.add_argument(
-        "--budget", type=int, metavar="TOKENS", help="fit the system section into this many tokens"
+        "--budget",
+        type=options.positive,
+        metavar="TOKENS",
+        help="fit the system section into this many tokens",
     )
     prompt.add_argument("--world", action="store_true", help="also print the world set-up prompt")
     prompt.set_defaults(run=_prompt)
@@ -545,7 +601,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a ruleset games can name by id (repeat for more)",
     )
     serve.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument("--port", type=options.port, default=8000, help="the port (default 8000)")
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     serve.add_argument(
         "--cors-origin",
@@ -557,14 +613,14 @@ def _parser() -> argparse.ArgumentParser:
     add_access_options(serve)
     serve.add_argument(
         "--max-streams",
-        type=int,
+        type=options.positive,
         default=1000,
         metavar="N",
         help="open event streams (play pages) the process holds at most (default 1000)",
     )
     serve.add_argument(
         "--max-streams-per-key",
-        type=int,
+        type=options.positive,
         default=100,
         metavar="N",
         help="open event streams one key's tenant holds at most (default 100)",
@@ -595,6 +651,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     proxy.add_argument(
         "--upstream",
+        type=options.upstream,
         required=True,
         metavar="URL",
         help="the model's OpenAI-compatible base URL (http://127.0.0.1:8080/v1), or "
@@ -604,24 +661,27 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--game", metavar="GAME.json", help="the game a new chat starts from")
     proxy.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     proxy.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
-    proxy.add_argument("--port", type=int, default=8001, help="the port (default 8001)")
+    proxy.add_argument("--port", type=options.port, default=8001, help="the port (default 8001)")
     proxy.add_argument(
         "--upstream-key-env",
         metavar="NAME",
         help="send the key in this environment variable upstream, instead of the client's",
     )
     proxy.add_argument(
-        "--timeout", type=float, default=600.0, help="seconds to wait on the upstream (600)"
+        "--timeout",
+        type=options.seconds,
+        default=600.0,
+        help="seconds to wait on the upstream (600)",
     )
     proxy.add_argument(
         "--prompt-budget",
-        type=int,
+        type=options.positive,
         metavar="TOKENS",
         help="cut the rules reference in the system section to this many tokens",
     )
     proxy.add_argument(
         "--max-reply",
-        type=int,
+        type=options.positive,
         default=100_000,
         metavar="CHARS",
         help="cut a reply longer than this many characters, keeping it as shown (100000)",

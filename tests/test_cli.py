@@ -150,3 +150,53 @@ def test_prompt_prints_the_system_section_and_the_reminder(
     code, out = run("prompt", "--ruleset", keepers, "--budget", "40")
     assert code == 0 and "left out here to fit the context" in out
     assert "cut by" in capsys.readouterr().err
+
+
+CREW_FILE = str(RULESETS / "crew-of-shadows.json")
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["serve", "--port", "99999"], "a port is 1 to 65535, got 99999"),
+        (["proxy", "--upstream", "replay:x", "--ruleset", CREW_FILE, "--port", "0"], "got 0"),
+        (["prompt", "--ruleset", CREW_FILE, "--budget", "-3"], "must be 1 or more, got -3"),
+        (["proxy", "--upstream", "ftp:/x", "--ruleset", CREW_FILE], "'ftp:/x' is neither"),
+        (["proxy", "--upstream", "http://", "--ruleset", CREW_FILE], "nor replay:SESSION.jsonl"),
+        (["proxy", "--upstream", "replay:x", "--ruleset", CREW_FILE, "--timeout", "-1"], "than 0"),
+    ],
+    ids=["port-99999", "port-0", "budget-negative", "upstream-ftp", "upstream-no-host", "timeout"],
+)
+def test_a_bad_option_is_one_usage_line_and_exit_2(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["serve", "proxy"])
+def test_a_taken_port_is_said_and_leaves_no_store_behind(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    db = tmp_path / "new.sqlite"
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = str(holder.getsockname()[1])
+        extra = ["--upstream", "replay:x", "--ruleset", CREW_FILE] if command == "proxy" else []
+        code = main([command, "--db", str(db), "--port", port, *extra])
+    assert code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not db.exists()
+
+
+def test_validate_names_an_unreadable_file_once(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    _, out = run("validate", str(broken))
+    assert out.count(str(broken)) == 1

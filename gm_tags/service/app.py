@@ -54,6 +54,7 @@ from .models import (
     PartyOut,
     PartySaveIn,
     PromptOut,
+    ReceiptOut,
     ReplyIn,
     RestIn,
     SkillCheckIn,
@@ -125,7 +126,9 @@ def _chat_out(chat_id: str, chat: Chat) -> ChatOut:
             selected=message.selected,
             swipes=len(message.swipes),
             text=message.swipe.text,
+            reply=message.swipe.reply,
             narration=message.swipe.narration,
+            receipts=[ReceiptOut(**receipt) for receipt in message.swipe.receipts],
         )
         for message in chat.messages
     ]

@@ -149,11 +149,16 @@ class TurnOut(BaseModel):
 
 
 class MessageOut(BaseModel):
+    """One message as its chosen swipe stands: what the model wrote (`text`), the reply with
+    every tag rewritten as its receipt (`reply`), what the players read, and the receipts."""
+
     role: str
     selected: int
     swipes: int
     text: str
+    reply: str
     narration: str
+    receipts: list[ReceiptOut]
 
 
 class ChatOut(BaseModel):

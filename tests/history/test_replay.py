@@ -211,3 +211,20 @@ def test_play_without_a_stored_chat_needs_a_ruleset(
     code, _ = run("play", "--db", str(tmp_path / "gm.sqlite"), monkeypatch=monkeypatch)
     assert code == 2
     assert "--ruleset" in capsys.readouterr().err
+
+
+def test_play_says_what_each_history_command_did_and_lists_them_on_help(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "gm.sqlite")
+    ruleset = str(FIXTURES / "rulesets" / "crew-of-shadows.json")
+    stdin = PLAY.replace("/quit\n", "/swipe x\n/help\n/nope\n/quit\n")
+    code, out = run("play", "--ruleset", ruleset, "--db", db, stdin=stdin, monkeypatch=monkeypatch)
+    assert code == 0
+    lines = out.splitlines()
+    assert "the next reply will be swipe 1 of the last reply (0 to 0 kept)" in lines
+    assert "swipe 0 of 0-1 chosen: The alarm starts." in lines
+    assert "deleted the last message; 0 left" in lines
+    assert "cannot: /swipe takes a swipe number, got 'x'" in lines
+    assert any(line.startswith("/swipe N ") for line in lines)  # /help
+    assert "unknown command /nope: /help lists them" in lines

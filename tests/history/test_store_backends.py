@@ -25,6 +25,9 @@ from gm_tags.store import (
 )
 from tests.conftest import FIXTURES, ruleset_named
 
+# Each worker starts its own PostgreSQL cluster: the files that need one share a worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres")]
+
 CREW = {"path": str(FIXTURES / "rulesets" / "crew-of-shadows.json")}
 
 
@@ -167,5 +170,9 @@ def test_store_copy_moves_every_chat_and_ruleset(db: str, tmp_path: Path) -> Non
         assert len(copied.kept_rulesets()) == 1
     finally:
         copied.close()
+    # `gm-tags chats` lists them on either store (a URL is no file that could be missing).
+    listed = io.StringIO()
+    assert main(["chats", "--db", db], listed) == 0
+    assert "another" in listed.getvalue() and "heist" in listed.getvalue()
     # A chat already there is never overwritten.
     assert main(["store", "copy", str(source), db], io.StringIO()) == 1

@@ -321,3 +321,15 @@ def test_chats_beyond_those_held_in_memory_are_read_back_from_the_store(
         assert alarm(body) == 4 and len(body["messages"]) == 4
     served = client.app.state.chats  # type: ignore[attr-defined]
     assert len(served._held) <= 2
+
+
+def test_a_chat_read_back_has_each_messages_rewritten_reply_and_receipts(
+    client: TestClient, heist: str
+) -> None:
+    assert client.post(f"/games/{heist}/replies", json=tick(1)).status_code == 200
+    (message,) = client.get(f"/games/{heist}").json()["messages"]
+    assert message["narration"] == "A bell."
+    assert message["reply"].startswith('A bell. [clock: name="Alarm raised" tick="1" result="ok"')
+    (receipt,) = message["receipts"]
+    assert receipt["family"] == "clock" and receipt["result"] == "ok"
+    assert receipt["tag"] in message["reply"]
