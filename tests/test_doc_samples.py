@@ -184,3 +184,28 @@ def test_the_plugin_sample_is_a_test_file_that_passes(pytester: pytest.Pytester)
     pytester.makepyfile(test_sample=sample.text)
     pytester.runpytest("--snapshot-update").assert_outcomes(passed=2)
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_the_ruleset_formats_complete_example_loads_and_every_key_is_named() -> None:
+    from gm_tags import load_ruleset
+    from gm_tags.ruleset import RulesetFile
+
+    page = (ROOT / "docs" / "ruleset-format.md").read_text("utf-8")
+    (example,) = re.findall(r"## A complete example.*?```json\n(.*?)```", page, flags=re.DOTALL)
+    assert load_ruleset(json.loads(example)).name == "Lamplighters"
+    keys: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            keys.update(
+                node.get("properties", {}) if isinstance(node.get("properties"), dict) else ()
+            )
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(RulesetFile.model_json_schema(by_alias=True, mode="validation"))
+    unnamed = sorted(k for k in keys if f"`{k}`" not in page and not k.startswith("$"))
+    assert unnamed == []

@@ -37,6 +37,21 @@ Path = tuple[str | int, ...]
 DICE_VALUE = r"^d\d+$"
 
 
+# Where the names a reference can take are declared, for a message when there are none.
+DECLARED_IN = {
+    "live pool": "sheet.live.pools",
+    "live track": "sheet.live.tracks",
+    "field": "sheet.fields",
+    "derived value": "sheet.derived",
+    "ability": "sheet.abilities",
+    "skill": "sheet.skills",
+    "save": "sheet.saves",
+    "list": "sheet.lists",
+    "section": "sheet.sections",
+    "proficiency tier": "resolution.proficiencyTiers",
+}
+
+
 @dataclass
 class Reporter:
     ruleset: RulesetFile
@@ -61,7 +76,13 @@ class Reporter:
     def exists(self, table: dict[str, Any], key: str | None, path: Path, what: str) -> bool:
         if key is None or key in table:
             return True
-        known = ", ".join(list(table)[:12]) or "none declared"
+        if not table:
+            # Say where such a name is declared: "none declared" read as false beside a pool a
+            # list declares (a list's pool is not a live pool).
+            where = DECLARED_IN.get(what)
+            self.report(path, f"unknown {what} {key!r}; {where or 'the ruleset'} declares none")
+            return False
+        known = ", ".join(list(table)[:12])
         if len(table) > 12:
             known += f" and {len(table) - 12} more"
         self.report(path, f"unknown {what} {key!r}; declared: {known}")
@@ -297,6 +318,7 @@ class SheetChecks(Reporter):
         for name in ("pools", "tracks", "text", "conditions", "states"):
             self.unique(getattr(sheet.live, name), ("sheet", "live", name))
         self.unique(self.ruleset.resolution.proficiency_tiers, ("resolution", "proficiencyTiers"))
+        self.ladder_labels()
         self.tier_multipliers()
         self.abilities_and_skills()
         self.fields(sheet.fields, ("sheet", "fields"), self.index.fields)
@@ -304,6 +326,22 @@ class SheetChecks(Reporter):
         for position, sheet_list in enumerate(sheet.lists):
             self.sheet_list(sheet_list, ("sheet", "lists", position), self.index.fields)
         self.live()
+
+    def ladder_labels(self) -> None:
+        """A `difficulty=` label names one step, matched in any case: two steps with one label
+        would leave the label naming neither."""
+        first: dict[str, int] = {}
+        path = ("resolution", "difficultyLadder")
+        for position, step in enumerate(self.ruleset.resolution.difficulty_ladder):
+            key = step.label.strip().casefold()
+            if key in first:
+                self.report(
+                    (*path, position, "label"),
+                    f"the label {step.label!r} is already step {first[key]}'s "
+                    f"({join_path((*path, first[key]))}); a difficulty= label names one step",
+                )
+            else:
+                first[key] = position
 
     def tier_multipliers(self) -> None:
         """A tier that multiplies needs a proficiency bonus to multiply, as the Engine refuses."""

@@ -43,6 +43,11 @@ def _problem(detail: ErrorDetails, data: Any, model: type[BaseModel]) -> Problem
         return Problem(join_path(parent), f"unknown key {key!r}{hint}")
     if kind == "missing":
         return Problem(join_path(real[:-1]), f"missing required key {real[-1]!r}")
+    if kind in {"model_type", "model_attributes_type", "dict_type"}:
+        # Pydantic names its own class here ("instance of Dice"); an author needs the keys.
+        keys = _allowed_keys(model, loc)
+        shape = f"an object with the keys {', '.join(keys)}" if keys else "an object"
+        return Problem(join_path(real), f"found {found}; must be {shape}")
     return Problem(join_path(real), _message(detail, found))
 
 

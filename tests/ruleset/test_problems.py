@@ -188,3 +188,32 @@ def test_a_part_set_aside_for_its_shape_is_not_reported_missing_elsewhere() -> N
         load_ruleset(data)
     paths = [p.path for p in refused.value.problems]
     assert paths == ["sheet.live.tracks.0.kinds"]  # penaltyFrom="strain" is not called unknown
+
+
+def test_a_wrong_shape_names_the_keys_it_takes_not_a_library_class() -> None:
+    data = storyteller()
+    data["resolution"]["die"] = "d10"
+    assert refused(data) == [
+        Problem("resolution.die", "found 'd10'; must be an object with the keys sides")
+    ]
+
+
+def test_two_ladder_steps_with_one_label_are_refused_in_any_case() -> None:
+    data = storyteller()
+    data["resolution"]["difficultyLadder"][3]["label"] = "  STANDARD "
+    assert refused(data) == [
+        Problem(
+            "resolution.difficultyLadder.3.label",
+            "the label '  STANDARD ' is already step 1's (resolution.difficultyLadder.1); "
+            "a difficulty= label names one step",
+        )
+    ]
+
+
+def test_a_reference_with_nothing_declared_says_where_names_are_declared() -> None:
+    data = storyteller()
+    data["sheet"]["live"]["pools"] = []
+    data.pop("rests", None)
+    messages = {problem.message for problem in refused(data)}
+    assert "unknown live pool 'willpower'; sheet.live.pools declares none" in messages
+    assert not any("none declared" in message for message in messages)
