@@ -15,6 +15,7 @@ from ..text import unsafe_reason
 from .document import RulesetFile
 from .index import LIVE_LEAVES, SKILL_LEAVES, SheetIndex
 from .refs import ValueRef
+from .resolution import PoolStep, SumStep
 from .sheet import (
     BooleanColumn,
     BooleanField,
@@ -332,7 +333,8 @@ class SheetChecks(Reporter):
         would leave the label naming neither."""
         first: dict[str, int] = {}
         path = ("resolution", "difficultyLadder")
-        for position, step in enumerate(self.ruleset.resolution.difficulty_ladder):
+        steps: list[SumStep | PoolStep] = list(self.ruleset.resolution.difficulty_ladder)
+        for position, step in enumerate(steps):
             key = step.label.strip().casefold()
             if key in first:
                 self.report(
