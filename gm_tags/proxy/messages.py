@@ -11,7 +11,6 @@ places, and nothing else changed.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,8 +21,10 @@ SYSTEM_ROLES = ("system", "developer")
 
 def upstream_messages(
     messages: Sequence[Mapping[str, Any]], game: Game, budget: int | None
-) -> list[dict[str, Any]]:
-    forwarded = [copy.deepcopy(dict(message)) for message in messages]
+) -> list[Mapping[str, Any]]:
+    """The messages the upstream gets. The client's are passed on as they are (no copy of a
+    long transcript): only the latest user message is a new one, with the reminder."""
+    forwarded = list(messages)
     leading = 0
     while leading < len(forwarded) and forwarded[leading].get("role") in SYSTEM_ROLES:
         leading += 1
@@ -32,11 +33,12 @@ def upstream_messages(
         forwarded.insert(leading, {"role": "system", "content": system})
     reminder = game.reminder()
     latest = next(
-        (m for m in reversed(forwarded) if m.get("role") == "user"),
+        (at for at in range(len(forwarded) - 1, -1, -1) if forwarded[at].get("role") == "user"),
         None,
     )
     if reminder and latest is not None:
-        latest["content"] = _with_reminder(latest.get("content"), reminder)
+        message = forwarded[latest]
+        forwarded[latest] = {**message, "content": _with_reminder(message.get("content"), reminder)}
     return forwarded
 
 
