@@ -20,6 +20,14 @@ _EXPLAINED = frozenset(
         Reason.UNKNOWN_OPTION,
         Reason.NO_SUCH_TARGET,
         Reason.UNKNOWN_OPPONENT,
+        # What a bag, a purse or a ruleset allows: how much is carried, held, bound, worth.
+        Reason.SLOT_FULL,
+        Reason.BINDING_FULL,
+        Reason.OVER_LIMIT,
+        Reason.OVER_CAP,
+        Reason.UNKNOWN_UNIT,
+        Reason.WRONG_CURRENCY,
+        Reason.UNKNOWN_TABLE,
     }
 )
 
@@ -90,7 +98,9 @@ class Receipt(NamedTuple):
             who = request.get("who") or ("party" if request.get("sheet") == "party" else "")
             words = [who, request.get("op") or "", target or ""]
         head = " ".join(word for word in words if word)
-        if self.reason in _EXPLAINED:
+        if self.reason in _EXPLAINED or (
+            self.family == "inventory" and self.reason is Reason.INSUFFICIENT
+        ):
             return f"{head} refused ({self.reason}: {self.detail})"
         if self.reason is not None:
             return f"{head} refused ({self.reason.value})"

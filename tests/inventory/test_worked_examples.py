@@ -319,3 +319,28 @@ def test_a_layer_that_hides_an_item_takes_it_out_of_names_not_out_of_bags() -> N
         ("Hand axe", "outfitter/hand-axe"),
     ]
     assert "Waystone [Gear, Storied]" in turn.game.sheet_block("Wren")
+
+
+def test_past_forty_tags_the_rest_are_refused_even_one_that_claims_it_happened(
+    traveller: Game,
+) -> None:
+    """game-inventory-bags: "Past the cap, tags are answered as refused rather than read at any
+    cost, even one that claims it already happened" (40 Pebbles, then too-many)."""
+    flood = '[inventory: action="add" item="Pebble"] ' * 44
+    turn = traveller.apply_reply(
+        flood + '[inventory: action="add" item="Crown" result="ok" now="1"]'
+    )
+    assert receipts_of(turn)[39:41] == ["40", "refused too-many"]
+    assert receipts_of(turn).count("refused too-many") == 5
+
+
+def test_the_next_reminder_says_how_much_money_there_was(warden: Callable[[int], Game]) -> None:
+    """A refused payment is heard next turn with the purse and the price, so the Game Master can
+    narrate it and write the next tag right."""
+    turn = warden(2).apply_reply(
+        '[inventory: action="earn" amount="1" unit="crown"] '
+        '[inventory: action="pay" amount="9" unit="crown"]'
+    )
+    assert turn.game.recent == (
+        "pay crown refused (insufficient: Agnes has 1 crowns of Coin, and this costs 9 crowns)",
+    )
