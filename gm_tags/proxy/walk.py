@@ -18,7 +18,7 @@ replaced, is matched from where its window begins.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..history import Chat, Message
@@ -77,8 +77,19 @@ class Walk:
         return (self.matched, -self.first, -self.edited, self.to_the_end)
 
 
-def walk(line: str, chat: Chat, said: Sequence[Said], first: int = 0, at: int = 0) -> Walk:
+def walk(
+    line: str,
+    chat: Chat,
+    said: Sequence[Said],
+    first: int = 0,
+    at: int = 0,
+    known: Mapping[int, set[int]] | None = None,
+) -> Walk:
+    """`said` walked against the line from conversation index `first` and line position `at`;
+    `known` says where in the line the store found which assistant messages: one found
+    elsewhere is never taken as an edit of the reply at another place."""
     messages = chat.messages
+    known = known or {}
     index, position, end = first, at, at
     replies: list[Matched] = []
     edited = 0
@@ -95,6 +106,8 @@ def walk(line: str, chat: Chat, said: Sequence[Said], first: int = 0, at: int = 
             if message.role != "reply":
                 break
             shown = showing(message, one.text)
+            if shown is None and index in known:
+                break  # a reply stored at another place: this one was deleted, not edited
             edited += shown is None
             swipe, cut = shown or (message.selected, False)
             replies.append(Matched(position, swipe, one.text, cut))
@@ -124,11 +137,12 @@ def starts(
     chat: Chat, said: Sequence[Said], anchors: Iterable[tuple[int, int]]
 ) -> set[tuple[int, int]]:
     """The places to walk from: the line's start, and for each anchor (a conversation index and
-    the line position the store found it at) the place counted back from it, over messages of
-    the same roles, to where the window begins."""
+    the line position the store found it at) every place counted back from it, over messages of
+    the same roles, to where the window may begin (a summary may stand before it)."""
     places = {(0, 0)}
     messages = chat.messages
     for index, position in anchors:
+        places.add((index, position))
         while index > 0:
             before = position - 1
             while before >= 0 and messages[before].role == "event":
@@ -137,7 +151,7 @@ def starts(
             if before < 0 or messages[before].role != role:
                 break
             index, position = index - 1, before
-        places.add((index, position))
+            places.add((index, position))
     return places
 
 
@@ -153,8 +167,31 @@ def best_walk(
         by_line.setdefault(line, []).append((index, position))
     best: Walk | None = None
     for line, chat in lines:
-        for first, at in sorted(starts(chat, said, by_line.get(line, ()))):
-            tried = walk(line, chat, said, first, at)
+        found = by_line.get(line, [])
+        known: dict[int, set[int]] = {}
+        for index, position in found:
+            known.setdefault(index, set()).add(position)
+        for first, at in sorted(starts(chat, said, found)):
+            tried = walk(line, chat, said, first, at, known)
+            if _skips(chat, first, at, known):
+                continue
             if best is None or tried.score() > best.score():
                 best = tried
     return best
+
+
+def _skips(chat: Chat, first: int, at: int, known: Mapping[int, set[int]]) -> bool:
+    """Whether walking from (`first`, `at`) would skip stored messages the client no longer
+    shows: the window shows older replies of the line before `first`, and between them (or
+    between the latest and `at`) the line holds another number of messages than the window
+    does (messages were deleted there, so the window did not begin at `at`)."""
+    index, place = first, at
+    for older in range(first - 1, -1, -1):
+        places = [found for found in known.get(older, ()) if found < place]
+        if not places:
+            continue
+        between = sum(1 for m in chat.messages[max(places) + 1 : place] if m.role != "event")
+        if between != index - older - 1:
+            return True
+        index, place = older, max(places)
+    return False
