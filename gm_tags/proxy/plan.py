@@ -77,11 +77,13 @@ def plan_step(
             return plan
     rest = said[best.first + best.matched :]
     if best.to_the_end and best.departs is None:
-        base = retell(_reconciled_last(best), rest, best.chat, best.reached)
+        others = [chat for name, chat in lines if name != best.line]
+        base = retell(_reconciled_last(best), rest, best.chat, best.reached, others)
         return Plan(best.line, False, base, _action(continuing))
     line = next_line_id(key_of(best.line), numbered(key_of(best.line)))
     base, rest, place = _fork(best, said, continuing)
-    return Plan(line, True, retell(base, rest, best.chat, place), _action(continuing))
+    others = [chat for name, chat in lines if name != best.line]
+    return Plan(line, True, retell(base, rest, best.chat, place, others), _action(continuing))
 
 
 def _action(continuing: bool) -> Action:

@@ -31,17 +31,25 @@ RETELL_LIMIT = 64
 RESYNC_REACH = 64
 
 
-def retell(chat: Chat, rest: Sequence[Said], old: Chat | None, place: int) -> Chat:
+def retell(
+    chat: Chat,
+    rest: Sequence[Said],
+    old: Chat | None,
+    place: int,
+    elsewhere: Sequence[Chat] = (),
+) -> Chat:
     """`chat` with the messages of `rest` told again; `old` is the line they were told on
-    before, `place` the position in it the first of them stands for."""
+    before, `place` the position in it the first of them stands for; `elsewhere`, the other
+    lines read, where a reply is looked for by its text too."""
     applied = 0
     for one in rest:
         if one.role == "user":
             chat = chat.user(one.text)
             place = _user_place(old, place, one.text)
             continue
-        stored = _stored(old, place, one.text)
-        place = _skip_events(old, place) + 1
+        place = _reply_place(old, place)
+        stored = _stored(old, place, one.text, elsewhere)
+        place += 1
         if stored is not None and not stored[2] and _same_game(stored[0], chat.game):
             chat = _added(chat, stored[1])
             continue
@@ -97,6 +105,18 @@ def _skip_events(old: Chat | None, place: int) -> int:
     return place
 
 
+def _reply_place(old: Chat | None, place: int) -> int:
+    """The old line's place for an assistant message told again: the next reply there, past
+    events and one user message (the player deleted the message the reply answered)."""
+    place = _skip_events(old, place)
+    if old is None or place >= len(old.messages) or old.messages[place].role != "user":
+        return place
+    after = _skip_events(old, place + 1)
+    if after < len(old.messages) and old.messages[after].role == "reply":
+        return after
+    return place
+
+
 def _user_place(old: Chat | None, place: int, text: str) -> int:
     """The old line's place after a user message told again: just after the same message
     further on, when it is there (the messages between were deleted), else one on."""
@@ -110,23 +130,25 @@ def _user_place(old: Chat | None, place: int, text: str) -> int:
     return place + 1
 
 
-def _stored(old: Chat | None, place: int, text: str) -> tuple[Game, Swipe, bool] | None:
+def _stored(
+    old: Chat | None, place: int, text: str, elsewhere: Sequence[Chat]
+) -> tuple[Game, Swipe, bool] | None:
     """The stored reply an assistant message shows, with the snapshot it was applied to and
-    whether the client cut it: the old line's reply at `place`, else any reply of the old
-    line showing exactly that text."""
+    whether the client cut it: the old line's reply at `place`, else any reply of the old line
+    or of the other lines read showing exactly that text, else (edited) the reply at `place`."""
     if old is None:
         return None
-    place = _skip_events(old, place)
     messages = old.messages
-    candidates = [place] if place < len(messages) else []
-    candidates += [at for at in range(len(messages)) if at != place]
-    for at in candidates:
-        message = messages[at]
+    candidates = [(old, place)] if place < len(messages) else []
+    candidates += [(old, at) for at in range(len(messages)) if at != place]
+    candidates += [(line, at) for line in elsewhere for at in range(len(line.messages))]
+    for line, at in candidates:
+        message = line.messages[at]
         if message.role != "reply":
             continue
         shown = showing(message, text)
-        if shown is not None and (at == place or not shown[1]):
-            return _before(old, at), message.swipes[shown[0]], shown[1]
+        if shown is not None and ((line, at) == (old, place) or not shown[1]):
+            return _before(line, at), message.swipes[shown[0]], shown[1]
     if place < len(messages) and messages[place].role == "reply":
         # None shows it: the player edited the reply at this place, and what it did stands.
         return _before(old, place), messages[place].swipe, False

@@ -72,9 +72,10 @@ class Walk:
         return None
 
     def score(self) -> tuple[int, int, int, bool]:
-        """Which walk decides: the most messages matched, then the one starting earliest in the
-        conversation, the fewest taken as edited, and one matched to its end."""
-        return (self.matched, -self.first, -self.edited, self.to_the_end)
+        """Which walk decides: the one that matches furthest into the conversation (the latest
+        messages are the strongest anchors), then the most messages matched, the fewest taken
+        as edited, and one matched to its end."""
+        return (self.first + self.matched, self.matched, -self.edited, self.to_the_end)
 
 
 def walk(

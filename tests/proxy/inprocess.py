@@ -106,7 +106,8 @@ def proxy_app_for(
             base_url="http://up.invalid/v1/", transport=upstream
         ),
     )
-    app = create_proxy_app("http://up.invalid/v1", RULESET, db, game=GAME, **options)
+    options.setdefault("game", GAME)
+    app = create_proxy_app("http://up.invalid/v1", RULESET, db, **options)
     with TestClient(app, base_url=LOOPBACK) as client:
         yield client, upstream
 

@@ -3,9 +3,10 @@ loopback (`python -m tests.proxy.upstream PORT`).
 
 Tests script it: `POST /control/script` queues what the next completions answer, each one of
 `{"reply": TEXT, "chunk": N, "delay": SECONDS}` (streamed in N-character pieces when the request
-streams), `{"fail": 500}`, `{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not
-JSON) or `{"cut": true}` (a stream that stops without `[DONE]`). `GET /control/requests` lists the
-bodies and headers of the requests it got, and `DELETE /control/requests` forgets them.
+streams), `{"replies": [TEXT, ...]}` (one per choice, for `n` > 1), `{"fail": 500}`,
+`{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not JSON) or `{"cut": true}`
+(a stream that stops without `[DONE]`). `GET /control/requests` lists the bodies and headers of
+the requests it got, and `DELETE /control/requests` forgets them.
 """
 
 from __future__ import annotations
@@ -59,44 +60,52 @@ async def completions(request: Request) -> Response:
     if "hang" in step:
         await asyncio.sleep(step["hang"])
     created = int(time.time())
+    replies = step.get("replies") or [step.get("reply", "")]
     if not body.get("stream"):
-        message = {"role": "assistant", "content": step.get("reply", "")}
+        choices = [
+            {"index": i, "message": {"role": "assistant", "content": r}, "finish_reason": "stop"}
+            for i, r in enumerate(replies)
+        ]
         return JSONResponse(
             {
                 "id": "chatcmpl-fixture",
                 "object": "chat.completion",
                 "created": created,
                 "model": MODEL,
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "choices": choices,
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             }
         )
-    return StreamingResponse(_events(step, created), media_type="text/event-stream")
+    return StreamingResponse(_events(step, replies, created), media_type="text/event-stream")
 
 
-async def _events(step: dict[str, Any], created: int) -> AsyncIterator[str]:
-    def event(delta: dict[str, Any], finish: str | None = None) -> str:
+async def _events(step: dict[str, Any], replies: list[str], created: int) -> AsyncIterator[str]:
+    def event(delta: dict[str, Any], finish: str | None = None, index: int = 0) -> str:
         chunk = {
             "id": "chatcmpl-fixture",
             "object": "chat.completion.chunk",
             "created": created,
             "model": MODEL,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            "choices": [{"index": index, "delta": delta, "finish_reason": finish}],
         }
         return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
 
-    yield event({"role": "assistant", "content": ""})
+    for index in range(len(replies)):
+        yield event({"role": "assistant", "content": ""}, index=index)
     if step.get("malformed"):
         yield "data: {this is not json\n\n"
         return
-    reply, size, delay = step.get("reply", ""), step.get("chunk", 5), step.get("delay", 0)
-    for at in range(0, len(reply), size):
+    size, delay = step.get("chunk", 5), step.get("delay", 0)
+    for at in range(0, max(len(reply) for reply in replies), size):
         if delay:
             await asyncio.sleep(delay)
-        yield event({"content": reply[at : at + size]})
-        if step.get("cut") and at + size >= len(reply) // 2:
+        for index, reply in enumerate(replies):
+            if reply[at : at + size]:
+                yield event({"content": reply[at : at + size]}, index=index)
+        if step.get("cut") and at + size >= len(replies[0]) // 2:
             return
-    yield event({}, "stop")
+    for index in range(len(replies)):
+        yield event({}, "stop", index)
     yield "data: [DONE]\n\n"
 
 
