@@ -18,7 +18,7 @@ replaced, is matched from where its window begins.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..history import Chat, Message
@@ -84,13 +84,12 @@ def walk(
     said: Sequence[Said],
     first: int = 0,
     at: int = 0,
-    known: Mapping[int, set[int]] | None = None,
+    held: Collection[int] = (),
 ) -> Walk:
     """`said` walked against the line from conversation index `first` and line position `at`;
-    `known` says where in the line the store found which assistant messages: one found
-    elsewhere is never taken as an edit of the reply at another place."""
+    `held` are the conversation indexes of assistant messages the store holds as replies (in
+    any line): such a message is never taken as an edit of the reply at another place."""
     messages = chat.messages
-    known = known or {}
     index, position, end = first, at, at
     replies: list[Matched] = []
     edited = 0
@@ -107,7 +106,7 @@ def walk(
             if message.role != "reply":
                 break
             shown = showing(message, one.text)
-            if shown is None and index in known:
+            if shown is None and index in held:
                 break  # a reply stored at another place: this one was deleted, not edited
             edited += shown is None
             swipe, cut = shown or (message.selected, False)
@@ -166,6 +165,7 @@ def best_walk(
     by_line: dict[str, list[tuple[int, int]]] = {}
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
+    held = {index for found in by_line.values() for index, _ in found}
     best: Walk | None = None
     for line, chat in lines:
         found = by_line.get(line, [])
@@ -173,7 +173,7 @@ def best_walk(
         for index, position in found:
             known.setdefault(index, set()).add(position)
         for first, at in sorted(starts(chat, said, found)):
-            tried = walk(line, chat, said, first, at, known)
+            tried = walk(line, chat, said, first, at, held)
             if _skips(chat, first, at, known):
                 continue
             if best is None or tried.score() > best.score():

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
@@ -121,7 +121,7 @@ class ProxyHistory(RuleBasedStateMachine):
         shown = self.ask(reply)
         self.visible.append(Shown("assistant", shown, [[reply]], 0, (reply.text,)))
 
-    @precondition(lambda self: self.last_reply() is not None)
+    @precondition(lambda self: self.last_reply() is not None and self.visible[-2].role == "user")
     @rule(ticks=TICKS)
     def regenerate(self, ticks: list[tuple[str, int]]) -> None:
         last = self.visible.pop()
@@ -147,7 +147,16 @@ class ProxyHistory(RuleBasedStateMachine):
     @precondition(lambda self: len(self.visible) > 2)
     @rule(data=st.data())
     def edit(self, data: st.DataObject) -> None:
-        at = data.draw(st.integers(1, len(self.visible) - 1))
+        """The player edits a message of theirs, or the GM's latest reply (what it did stands;
+        an older reply edited where messages were also deleted has no place left to stand)."""
+        editable = [at for at, m in enumerate(self.visible) if at and m.role == "user"]
+        last = self.last_reply()
+        if last is not None and last.effect == tuple(r.text for r in last.swipes[last.chosen]):
+            # (a reply cut short and then edited: the proxy may never have seen the cut)
+            editable.append(len(self.visible) - 1)
+        if not editable:
+            return
+        at = data.draw(st.sampled_from(editable))
         message = self.visible[at]
         self.visible[at] = replace(message, text=f"Edited {self.words}: {message.text[:12]}")
         self.words += 1
@@ -266,6 +275,7 @@ def test_the_game_follows_the_visible_history(
         ProxyHistory.upstream = upstream  # type: ignore[attr-defined]
         run = ProxyHistory.TestCase
         run.settings = settings(
+            phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking takes minutes
             max_examples=25,
             stateful_step_count=14,
             deadline=None,
