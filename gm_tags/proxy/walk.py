@@ -160,37 +160,45 @@ def best_walk(
     said: Sequence[Said],
     anchors: Iterable[tuple[str, int, int]],
 ) -> Walk | None:
-    """The walk that decides, of every line from every starting place (the line read first wins
-    a tie: lines come in the order they were started)."""
+    """The walk that decides, of every line from every starting place. Of walks that tie, the
+    line started last wins (lines come in the order they were started: the newest holds the
+    latest story the client told), and in a line the earliest place."""
     by_line: dict[str, list[tuple[int, int]]] = {}
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
     best: Walk | None = None
-    for line, chat in lines:
+    best_rank: tuple[tuple[int, int, int, bool], int, int] | None = None
+    for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
         known: dict[int, set[int]] = {}
         for index, position in found:
             known.setdefault(index, set()).add(position)
-        for first, at in sorted(starts(chat, said, found)):
-            tried = walk(line, chat, said, first, at, held)
-            if _skips(chat, first, at, known):
+        for rank, (first, at) in enumerate(sorted(starts(chat, said, found))):
+            if _skips(chat, first, at, known, held):
                 continue
-            if best is None or tried.score() > best.score():
-                best = tried
+            tried = walk(line, chat, said, first, at, held)
+            ranked = (tried.score(), order, -rank)
+            if best_rank is None or ranked > best_rank:
+                best, best_rank = tried, ranked
     return best
 
 
-def _skips(chat: Chat, first: int, at: int, known: Mapping[int, set[int]]) -> bool:
-    """Whether walking from (`first`, `at`) would skip stored messages the client no longer
-    shows: the window shows older replies of the line before `first`, and between them (or
-    between the latest and `at`) the line holds another number of messages than the window
-    does (messages were deleted there, so the window did not begin at `at`)."""
+def _skips(
+    chat: Chat, first: int, at: int, known: Mapping[int, set[int]], held: Collection[int]
+) -> bool:
+    """Whether walking from (`first`, `at`) would pass over what the window shows before it: a
+    reply the store holds (`held`) that this line does not hold before `at` (the window belongs
+    to another story), or, between two such replies (or the latest and `at`), another number of
+    messages than the line holds (messages were deleted there, so the window did not begin at
+    `at`)."""
     index, place = first, at
     for older in range(first - 1, -1, -1):
+        if older not in held:
+            continue
         places = [found for found in known.get(older, ()) if found < place]
         if not places:
-            continue
+            return True
         between = sum(1 for m in chat.messages[max(places) + 1 : place] if m.role != "event")
         if between != index - older - 1:
             return True
