@@ -32,7 +32,7 @@ from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
 from .sheet.character import Character
 from .sheet.inventory import MOST_MONEY, MOST_QUANTITY, MOST_STACKS, Inventory, Stack
-from .sheet.live import PARTY_ENTRY, LiveState
+from .sheet.live import PARTY_ENTRY, LiveState, over_bounds
 from .text import name_key, unsafe_reason
 
 KNOWN_KEYS = (
@@ -263,13 +263,19 @@ def read_document(document: Mapping[str, Any], layers: set[str] | None = None) -
         raise GameDocumentError(unknown)
     raw_cards = data.get("gameCharacterCards") or []
     raw_live = data.get("rulesetLive") or {}
+    live = {key: LiveState.from_json(raw_live[key]) for key in checked.live}
+    # A stored live state past the Engine's bounds (64 characters, 64 KB) is refused here, at
+    # load, not only by the next command that would write it.
+    full = over_bounds(live)
+    if full is not None:
+        raise GameDocumentError([Problem("rulesetLive", full.replace(" would ", " "))])
     return ReadDocument(
         characters=tuple(
             character_from(raw, record)
             for raw, record in zip(raw_cards, checked.cards, strict=True)
         ),
         player=checked.player,
-        live=MappingProxyType({key: LiveState.from_json(raw_live[key]) for key in checked.live}),
+        live=MappingProxyType(live),
         clocks=clocks,
         carried=carried,
         layers=tuple(checked.layers),

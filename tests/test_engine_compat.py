@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gm_tags import Game, Reason, RulesetError, load_ruleset
+from gm_tags import Game, GameDocumentError, Reason, RulesetError, load_ruleset
 from gm_tags.checks.record import CheckRequest
 from tests.checks.conftest import gravewatch_with, rolled
 from tests.conftest import FIXTURES, ruleset_named
@@ -259,6 +259,26 @@ def test_a_write_past_64_kb_of_live_state_is_refused_and_never_stored() -> None:
     assert stored_live_bytes(cleared) < stored_live_bytes(game)
     again = cleared.apply_reply(f'[sheet: who="Warden 0" op="note" field="Note 0" value="{text}"]')
     assert again.receipts[0].ok
+
+
+@pytest.mark.parametrize("past", ["characters", "bytes"])
+def test_a_stored_live_state_past_the_engines_bounds_is_refused_at_load(past: str) -> None:
+    """Issue #30: a stored state past 64 characters or 64 KB is refused when the game is read,
+    not only by the next command that would write it."""
+    gravewatch = ruleset_named("gravewatch")
+    count = 65 if past == "characters" else 12
+    document = Game.new(gravewatch, {f"Warden {n}": {} for n in range(count)}).to_document()
+    if past == "characters":
+        live = {f"warden {n}": {"pools": {"resolve": {"value": 1}}} for n in range(count)}
+    else:
+        notes = {f"n{n}": "x" * 500 for n in range(12)}
+        live = {f"warden {n}": {"text": notes} for n in range(count)}
+    document["rulesetLive"] = live
+    with pytest.raises(GameDocumentError) as refused:
+        Game.from_document(gravewatch, document)
+    assert [problem.path for problem in refused.value.problems] == ["rulesetLive"]
+    message = refused.value.problems[0].message
+    assert ("65 characters" if past == "characters" else "65536-byte limit") in message
 
 
 def test_live_entries_for_more_than_64_characters_are_refused() -> None:

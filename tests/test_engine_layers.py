@@ -107,6 +107,28 @@ def test_a_layer_takes_values_out_with_a_replacement_default() -> None:
     assert stored["fields"]["watch"] == "dusk"
 
 
+def test_two_layers_that_together_empty_an_enum_keep_the_earlier() -> None:
+    """Each layer alone leaves Watch a value; together they would leave none (an IndexError
+    before issue #30): the earlier layer's narrowing stands and the later one's is left out."""
+    data = gravewatch_layers(
+        {
+            "id": "only_night",
+            "label": "Only night",
+            "fields": [{"id": "watch", "removeValues": ["dawn", "dusk"]}],
+        },
+        {
+            "id": "no_night",
+            "label": "No night",
+            "fields": [{"id": "watch", "removeValues": ["night"], "default": "dawn"}],
+        },
+    )
+    del data["sheet"]["fields"][2]["hideWhen"]
+    game = Game.new(load_ruleset(data), {"Wren": {}}, layers=["only_night", "no_night"])
+    watch = game.ruleset.index.fields["watch"]  # type: ignore[union-attr]
+    assert (watch.values, watch_of(game, "Wren")) == (["night"], "night")
+    assert game.sheet_block("Wren")
+
+
 def test_a_layer_that_takes_the_default_away_names_the_one_that_stands_in() -> None:
     data = reference("gravewatch")
     del data["sheet"]["fields"][2]["hideWhen"]

@@ -89,9 +89,14 @@ def _narrowed(field: object, layers: list[Layer]) -> object:
     fallback: str | None = None
     for layer in layers:
         for narrowed in layer.fields or ():
-            if narrowed.id == field.id:
-                removed.update(narrowed.remove_values)
-                fallback = narrowed.default if narrowed.default is not None else fallback
+            if narrowed.id != field.id:
+                continue
+            # Two layers that together would leave the field no value: the earlier stands, and
+            # the later one's narrowing of this field is left out (each alone keeps one).
+            if set(field.values) <= removed | set(narrowed.remove_values):
+                continue
+            removed.update(narrowed.remove_values)
+            fallback = narrowed.default if narrowed.default is not None else fallback
     if not removed:
         return field
     values = [value for value in field.values if value not in removed]
