@@ -10,9 +10,9 @@ from ..commands.inventory import LootCommand
 from ..dice import Dice
 from ..reasons import Reason
 from ..sheet.inventory import Stack, item_key
+from ..sheet.item_book import money_text
 from ..state import StateReads
 from .bags import bag_named
-from .money import money_text
 from .outcome import Outcome
 
 

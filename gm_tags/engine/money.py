@@ -16,18 +16,9 @@ from ..commands.inventory import InventoryCommand
 from ..reasons import Reason
 from ..ruleset.items import Currency, Items
 from ..sheet.inventory import Inventory, Stack
+from ..sheet.item_book import money_text
 from .bags import Bag
 from .outcome import Outcome
-
-
-def money_text(family: Currency, amount: int) -> str:
-    """`amount` of `family`'s smallest unit in the largest units it makes up."""
-    parts = []
-    for unit in sorted(family.units, key=lambda unit: -unit.value):
-        count, amount = divmod(amount, unit.value)
-        if count:
-            parts.append(f"{count} {unit.label}")
-    return ", ".join(parts) or f"0 {family.smallest.label}"
 
 
 def run_money(command: InventoryCommand, bag: Bag) -> Outcome:

@@ -9,11 +9,10 @@ and at most, the slots in use, the bound items against the limit, and money in u
 from __future__ import annotations
 
 from ..engine.bags import Bag
-from ..engine.money import money_text
 from ..ruleset.loader import Ruleset
 from ..sheet.character import Character
 from ..sheet.inventory import Stack
-from ..sheet.item_book import ItemBook, book_for
+from ..sheet.item_book import ItemBook, book_for, money_text
 from ..state import StateReads
 from .text import number, safe
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..ruleset import Ruleset
 from ..ruleset.effects import ItemEffect
-from ..ruleset.items import Cost, ItemDef, Items
+from ..ruleset.items import Cost, Currency, ItemDef, Items
 from ..ruleset.layer_models import CatalogHide
 from .build import Item
 from .character import Character
@@ -97,7 +97,27 @@ class ItemBook:
                 shown = stat.label_of(value) if stat.type == "enum" else _number_text(value)
                 stats.append(f"{stat.label} {shown}")
         head = ", ".join(word for word in words if word)
-        return f"{head}; {', '.join(stats)}" if stats else head
+        parts = [head, ", ".join(stats), self.price(book)]
+        return "; ".join(part for part in parts if part)
+
+    def price(self, book_item: BookItem | None) -> str:
+        """What one costs, in the unit labels (`costs 2 sovereigns`), or ""."""
+        cost = book_item.cost if book_item is not None else None
+        found = self.items.unit(cost.unit) if cost is not None else None
+        if cost is None or found is None:
+            return ""
+        family, unit = found
+        return f"costs {money_text(family, cost.amount * unit.value)}"
+
+
+def money_text(family: Currency, amount: int) -> str:
+    """`amount` of `family`'s smallest unit in the largest units it makes up."""
+    parts = []
+    for unit in sorted(family.units, key=lambda unit: -unit.value):
+        count, amount = divmod(amount, unit.value)
+        if count:
+            parts.append(f"{count} {unit.label}")
+    return ", ".join(parts) or f"0 {family.smallest.label}"
 
 
 def _stats(book: ItemBook, stack: Stack) -> Mapping[str, Any]:

@@ -64,7 +64,10 @@ def test_the_test_renderer_shows_what_a_reply_put_in_a_bag(ember: Any) -> None:
         '[inventory: action="buy" item="Leather coat"] [inventory: equip item="Leather coat"]'
     )
     changed = render(played).split("=== changed ===")[1]
-    assert "  + Carries: Leather coat (1 worn) [Armor, Common; Bulk 3, Guard 1]" in changed
+    assert (
+        "  + Carries: Leather coat (1 worn) [Armor, Common; Bulk 3, Guard 1; costs 2 sovereigns]"
+        in changed
+    )
     assert "  + Money: Coin 1 sovereigns" in changed
     assert "  - About: Grit maximum 6, Guard 6" in changed
     assert "  + About: Grit maximum 6, Guard 7" in changed

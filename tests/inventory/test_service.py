@@ -55,7 +55,7 @@ def test_the_play_page_shows_what_each_character_carries(tmp_path: Path) -> None
         assert view.status_code == 200, view.text
         (mira, *_) = view.json()["characters"]
     assert mira["carries"] == [
-        "Carries: Leather coat [Armor, Common; Bulk 3, Guard 1]",
+        "Carries: Leather coat [Armor, Common; Bulk 3, Guard 1; costs 2 sovereigns]",
         "Load 4 of 7, most 12",
         "Money: Coin 1 sovereigns",
     ]

@@ -117,7 +117,10 @@ def test_worn_armour_counts_on_guard_and_packed_armour_does_not(traveller: Game)
     assert packed.read("Wren", {"derived": "guard"}) == 6
     worn = packed.apply_reply('[inventory: action="equip" item="Leather coat"]').game
     assert worn.read("Wren", {"derived": "guard"}) == 7
-    assert "Leather coat (1 worn) [Armor, Common; Bulk 3, Guard 1]" in worn.sheet_block("Wren")
+    assert (
+        "Leather coat (1 worn) [Armor, Common; Bulk 3, Guard 1; costs 2 sovereigns]"
+        in worn.sheet_block("Wren")
+    )
     assert "Body 1 of 1, Hands 0 of 2" in worn.sheet_block("Wren")
 
 
@@ -318,7 +321,7 @@ def test_a_layer_that_hides_an_item_takes_it_out_of_names_not_out_of_bags() -> N
         ("Waystone", None),  # a name the layer hides adds a plain item
         ("Hand axe", "outfitter/hand-axe"),
     ]
-    assert "Waystone [Gear, Storied]" in turn.game.sheet_block("Wren")
+    assert "Waystone [Gear, Storied; costs 2 cakes]" in turn.game.sheet_block("Wren")
 
 
 def test_past_forty_tags_the_rest_are_refused_even_one_that_claims_it_happened(
