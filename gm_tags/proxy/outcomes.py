@@ -26,14 +26,20 @@ def outcomes_line(receipts: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _outcome(receipt: Mapping[str, Any]) -> str:
+    """`Mira: Stress 7/9`, `Alarm raised 3/6`: who (when the tag names someone), what it
+    changed (a clock's name, a pool's, track's or state's id as a word) and what it is now."""
     now = str(receipt.get("now") or "")
     request = receipt.get("request") or {}
-    name = str(request.get("name") or request.get("track") or request.get("pool") or "")
-    who = str(request.get("who") or "")
-    subject = " ".join(part for part in (name,) if part)
-    if who and subject:
-        return f"{who}: {subject} {now}".strip()
-    return f"{subject or who} {now}".strip()
+    what = next((str(request[key]) for key in _SUBJECTS if isinstance(request.get(key), str)), "")
+    if what and what == what.lower():
+        what = what.replace("_", " ").capitalize()  # an id: `coin_stash` reads `Coin stash`
+    said = " ".join(part for part in (what, now) if part)
+    who = request.get("who")
+    return f"{who}: {said}" if isinstance(who, str) and who and said else said
+
+
+# Where a tag names what it changes, in the order they are looked for.
+_SUBJECTS = ("name", "pool", "track", "state", "condition", "skill", "field", "rest")
 
 
 def without_outcomes(text: str) -> str:

@@ -1,0 +1,40 @@
+"""`--show-outcomes`: a readable line of what the engine did, added to the narration the client
+gets, never stored, and taken off again when the transcript comes back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.proxy.inprocess import narration, proxy_app_for, streamed, summary
+
+USER = {"role": "user", "content": "We climb the wall."}
+REPLY = (
+    'The bell rings. [clock: name="Alarm raised" tick="1"] Mira stumbles. '
+    '[sheet: who="Mira" op="spend" pool="stress" amount="2"] [clock: name="Nope" tick="1"]'
+)
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_the_outcomes_line_is_shown_and_taken_off_when_it_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stream: bool
+) -> None:
+    with proxy_app_for(tmp_path / "c.db", monkeypatch, show_outcomes=True) as (client, upstream):
+        upstream.script({"reply": REPLY, "chunk": 6}, {"reply": "Quiet."})
+        body = {"model": "m", "messages": [USER]}
+        if stream:
+            got = streamed(client, body)
+            shown, said = narration(got), summary(got)
+        else:
+            answer = client.post("/v1/chat/completions", json=body).json()
+            shown, said = answer["choices"][0]["message"]["content"], answer["gm_tags"]
+        assert (
+            shown
+            == "The bell rings. Mira stumbles.\n\n\u2699 Alarm raised 3/6 \u00b7 Mira: Stress 7/9"
+        )
+        assert said["narration"] == "The bell rings. Mira stumbles."  # stored without it
+        back = [USER, {"role": "assistant", "content": shown}, {"role": "user", "content": "On."}]
+        again = client.post("/v1/chat/completions", json={"model": "m", "messages": back}).json()
+        assert (again["gm_tags"]["action"], again["gm_tags"]["chat"]) == ("reply", said["chat"])
+        assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
