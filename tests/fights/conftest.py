@@ -30,7 +30,11 @@ class Scripted(Dice):
 
 
 def variant(name: str, edit: Callable[[dict[str, Any]], None]) -> Ruleset:
-    document = copy.deepcopy(json.loads((REFERENCE / f"{name}.json").read_text("utf-8")))
+    """A reference ruleset (or another fixture ruleset) with `edit` made to its document."""
+    path = REFERENCE / f"{name}.json"
+    if not path.exists():
+        path = REFERENCE.parent / f"{name}.json"
+    document = copy.deepcopy(json.loads(path.read_text("utf-8")))
     edit(document)
     return validate(document)
 

@@ -187,7 +187,7 @@ def test_a_stern_word_rattles_a_dread_that_fails_its_steel(gravewatch: Ruleset) 
     # the charms' save difficulty of 2, and fails.
     turn = played(game, f'{BEGIN} [fight: op="attack" with="Stern Word"]', *WREN_FIRST, 1, 7, 1)
     word = turn.receipts[1].now or ""
-    assert word.startswith("Wren Stern Word (Resolve 3/4) at Hollow warden: steel save (1 7 1)")
+    assert word.startswith("Wren Stern Word (Resolve 3/4) at Hollow warden: Steel save (1 7 1)")
     assert word.endswith("= 1 vs 2: failed; Rattled")
     fight = turn.game.fight
     assert fight is not None and fight.get("hollow-warden").conditions == ("rattled",)

@@ -178,7 +178,10 @@ def afflict(
     if save is not None and target.side == "enemy":
         difficulty = _difficulty(game, actor, option)
         saved, words = _save(ruleset, target, save.save, difficulty, dice)
-        head += f" at {target.name}: {save.save} save {words}"
+        named = ruleset.index.saves.get(save.save)
+        label = named.label if named is not None else save.save
+        label += "" if "save" in label.casefold() else " save"
+        head += f" at {target.name}: {label} {words}"
         if saved and save.on_success == "negates":
             return target, head + ": saved"
         head += ": failed" if not saved else ": saved"

@@ -1,0 +1,155 @@
+"""The d20 shape, on a fragment of our own built on the Fifth Age fixture: an attack roll against
+armor class, a critical that throws the damage dice twice, a natural one that misses, and a
+spell the opponent saves against."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from syrupy.assertion import SnapshotAssertion
+
+from gm_tags import Game
+from tests.fights.conftest import played, variant
+
+BANDIT = {
+    "health": 11,
+    "defense": 12,
+    "initiativeModifier": 1,
+    "saves": {"wis_save": 0},
+    "actions": [
+        {
+            "id": "scimitar",
+            "name": "Scimitar",
+            "budget": "action",
+            "toHit": 3,
+            "damage": {"dice": "1d6", "flat": 1, "type": "slashing"},
+        }
+    ],
+}
+HOLD_FAST = {
+    "kind": "debuff",
+    "save": {"save": "wis_save", "onSuccess": "negates"},
+    "applies": [{"condition": "frightened", "duration": {"rounds": 1}}],
+    "cost": [{"pool": "slots_1", "amount": 1}],
+}
+
+
+def _fragment(document: dict[str, Any]) -> None:
+    sheet = document["sheet"]
+    sheet["fields"].append(
+        {"id": "ac", "label": "Armor class", "type": "number", "min": 0, "max": 30, "default": 10}
+    )
+    weapons = next(lst for lst in sheet["lists"] if lst["id"] == "weapons")
+    weapons["columns"] += [
+        {"id": "ability", "label": "Ability", "type": "enum", "values": ["str", "dex"]},
+        {"id": "proficient", "label": "Proficient", "type": "boolean", "default": True},
+        {"id": "harm", "label": "Damage type", "type": "text", "maxLength": 20},
+    ]
+    sheet["lists"].append(
+        {
+            "id": "spells",
+            "label": "Spells",
+            "maxItems": 20,
+            "columns": [
+                {"id": "name", "label": "Spell", "type": "text", "maxLength": 60, "required": True}
+            ],
+        }
+    )
+    row = {"list": "spells", "values": {"name": "Hold Fast"}}
+    document["catalogs"] = [
+        {
+            "id": "spells",
+            "label": "Spells",
+            "feeds": ["spells"],
+            "entries": [
+                {"id": "hold-fast", "label": "Hold Fast", "rows": [row], "mechanics": HOLD_FAST}
+            ],
+        },
+        {
+            "id": "foes",
+            "label": "Foes",
+            "holds": "creatures",
+            "entries": [{"id": "bandit", "label": "Bandit", "creature": BANDIT}],
+        },
+    ]
+    document["combat"] = {
+        "kind": "attack-vs-defense",
+        "health": {"pool": "hp"},
+        "defense": {"field": "ac"},
+        "initiative": {"dice": {"count": 1, "sides": 20}, "modifier": {"abilityMod": "dex"}},
+        "attackRoll": {
+            "dice": {"count": 1, "sides": 20},
+            "naturals": {"max": "critical", "min": "miss"},
+            "critical": "double-dice",
+        },
+        "economy": {"budgets": [{"id": "action", "label": "Action", "per": "turn"}]},
+        "damageTypes": ["slashing", "piercing"],
+        "attacks": [
+            {
+                "list": "weapons",
+                "budget": "action",
+                "name": "name",
+                "toHit": {
+                    "ability": {"column": "ability"},
+                    "proficiency": {"column": "proficient"},
+                },
+                "damage": {
+                    "dice": {"column": "damage"},
+                    "ability": {"column": "ability"},
+                    "type": {"column": "harm"},
+                },
+            }
+        ],
+        "abilities": [{"list": "spells", "budget": "action", "saveDifficulty": {"const": 13}}],
+        "conditions": [{"condition": "frightened", "modifiers": [{"to": "attacks", "flat": -2}]}],
+    }
+
+
+ILSE = {
+    "abilities": {"str": 10, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 8},
+    "fields": {"class": "wizard", "caster": True, "level": 5, "ac": 12, "hit_die_size": "d6"},
+    "lists": {
+        "weapons": [
+            {
+                "name": "Dagger",
+                "damage": "1d4",
+                "ability": "dex",
+                "proficient": True,
+                "harm": "piercing",
+            }
+        ],
+        "spells": [{"name": "Hold Fast", "_catalog": "spells/hold-fast"}],
+    },
+}
+
+
+def test_an_attack_roll_a_critical_a_natural_one_and_a_save(snapshot: SnapshotAssertion) -> None:
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE})
+    receipts: list[str] = []
+    # Initiative: Ilse 15 + Dex 2 = 17, the bandit 3 + 1. Hold Fast: the bandit's Wisdom save
+    # (5 + 0 against 13) fails, and a first-level slot is paid.
+    turn = played(
+        game,
+        '[fight: op="begin" against="bandit"] [fight: op="attack" with="Hold Fast"]',
+        15,
+        3,
+        5,
+    )
+    receipts += [r.tag for r in turn.receipts]
+    assert "Wisdom save (5) +0 = 5 vs 13: failed; Frightened" in (turn.receipts[1].now or "")
+    # The frightened bandit's scimitar: a natural one misses whatever it would have come to,
+    # and throws no damage. Round 2: Ilse again.
+    turn = played(turn.game, '[fight: op="next"]', 1)
+    receipts += [r.tag for r in turn.receipts]
+    assert "(1) +1 = 2 vs defense 12: miss" in (turn.receipts[0].now or "")
+    # A natural twenty with the dagger: a critical, its 1d4 thrown twice, plus Dex.
+    turn = played(turn.game, '[fight: op="attack" with="Dagger"]', 20, 3, 4)
+    receipts += [r.tag for r in turn.receipts]
+    assert "(20) +5 = 25 vs defense 12: critical; damage (3 4) +2 = 9" in (
+        turn.receipts[0].now or ""
+    )
+    # The fright is over as the bandit's turn begins: its scimitar takes +3 again.
+    turn = played(turn.game, '[fight: op="next"]', 12, 6)
+    receipts += [r.tag for r in turn.receipts]
+    assert "(12) +3 = 15 vs defense 12: hit" in (turn.receipts[0].now or "")
+    assert receipts == snapshot
