@@ -89,9 +89,20 @@ def chat_key(named: str | None, said: Sequence[Said]) -> str:
         problem = chat_id_problem(named)
         if problem is None and len(named) <= KEY_LIMIT and ":" not in named:
             return named
-        return "named-" + _digest(named)
+        return _readable(named)
     opening = said[0] if said else Said("user", "")
     return "chat-" + _digest(f"{opening.role}\n{' '.join(opening.text.split())}")
+
+
+def _readable(named: str) -> str:
+    """A name that cannot be a chat id as it is (`Agnes's night`, `table:7`), kept readable: what
+    an id cannot hold becomes `-`, and a short digest of the whole name keeps two names that read
+    alike apart (`Agnes-s night-2a4f1286`)."""
+    # A character an id may hold inside it (the id rule asked of it between two letters).
+    kept = "".join(c if c != ":" and chat_id_problem(f"a{c}a") is None else "-" for c in named)
+    kept = "-".join(part for part in kept.split("-") if part).strip(" .-")[: KEY_LIMIT - 9]
+    kept = kept.strip(" .-")
+    return f"{kept}-{_digest(named)[:8]}" if kept else "named-" + _digest(named)
 
 
 def _digest(text: str) -> str:

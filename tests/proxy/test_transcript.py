@@ -4,11 +4,12 @@ rules docs/proxy.md writes down, one by one."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from gm_tags import Game, load_ruleset
-from gm_tags.history import Chat
+from gm_tags.history import Chat, chat_id_problem
 from gm_tags.proxy.plan import plan_step
 from gm_tags.proxy.transcript import Said, chat_key, conversation, line_ids
 from tests.proxy.conftest import GAME, RULESET
@@ -59,8 +60,13 @@ def test_a_conversation_is_its_user_and_assistant_messages_with_text_parts_joine
 
 def test_the_chat_key_is_the_name_given_else_the_opening_message() -> None:
     assert chat_key("table-7", []) == "table-7"
-    assert chat_key("bad/name", []).startswith("named-")
-    assert chat_key("a:b", []).startswith("named-")  # `:` numbers a chat's lines
+    # A name an id cannot hold as it is stays readable, a digest keeping look-alikes apart.
+    assert re.fullmatch(r"bad-name-[0-9a-f]{8}", chat_key("bad/name", []))
+    assert re.fullmatch(r"a-b-[0-9a-f]{8}", chat_key("a:b", []))  # `:` numbers a chat's lines
+    assert re.fullmatch(r"Agnes-s night-[0-9a-f]{8}", chat_key("Agnes's night", []))
+    assert chat_key("a/b", []) != chat_key("a:b", [])
+    assert chat_key("///", []).startswith("named-")
+    assert chat_id_problem(chat_key("x" * 300 + "!", [])) is None
     opened = chat_key(None, [user("We  go in."), assistant("x")])
     assert opened == chat_key(None, [user("We go in.")]) != chat_key(None, [user("We go.")])
 
