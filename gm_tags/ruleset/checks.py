@@ -237,7 +237,9 @@ class Reporter:
         for leaf in self.index.leaves(ref):
             if leaf[0] in LIVE_LEAVES:
                 self.report(
-                    path,
+                    # At the reference's own key (`max.liveTrack`, `max.derived`), as the
+                    # Engine reports it.
+                    (*path, ref.kind),
                     f"{what} is worked out before there is a live state, so it "
                     f"cannot read it; it reads {self.index.explain(ref, leaf)}",
                 )

@@ -120,7 +120,8 @@ class BlockChecks(Reporter):
                 faces[(name, "from")] = rule.from_
                 faces[(name, "min")] = rule.min
                 if rule.from_ is not None and rule.min is not None and rule.from_ < rule.min:
-                    self.report((*path, name), f"from {rule.from_} is below min {rule.min}")
+                    # At the face that is out of place, as the Engine reports it.
+                    self.report((*path, name, "from"), f"from {rule.from_} is below min {rule.min}")
         for key, face in faces.items():
             if face is not None and face > sides:
                 self.report((*path, *key), f"face {face} does not exist on a d{sides}")

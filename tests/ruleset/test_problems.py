@@ -108,14 +108,17 @@ def test_the_live_read_refusal_names_the_value_that_reads_live_state() -> None:
         {"id": "will_cap", "label": "Will cap", "op": "sum", "of": [{"derived": "hurt"}]}
     )
     data["sheet"]["live"]["pools"][1]["max"] = {"derived": "will_cap"}
+    # At the reference's own key, as the Engine reports it (issue #30).
     assert refused(data) == [
         Problem(
-            "sheet.live.pools.1.max",
+            "sheet.live.pools.1.max.derived",
             "pool 'willpower''s max is worked out before there is a live state, so it cannot "
             "read it; it reads derived value 'will_cap', which reads derived value 'hurt', which "
             "reads the live track 'health'",
         )
     ]
+    data["sheet"]["live"]["pools"][1]["max"] = {"liveTrack": "health", "read": "remaining"}
+    assert [problem.path for problem in refused(data)] == ["sheet.live.pools.1.max.liveTrack"]
 
 
 @pytest.mark.spec("SH-7")
