@@ -171,10 +171,11 @@ def best_walk(
     best_rank: tuple[tuple[int, int, int, bool], int, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
-        known: dict[int, set[int]] = {}
+        known = _users_found(chat, said, min((index for index, _ in found), default=len(said)))
+        places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)
-        for rank, (first, at) in enumerate(sorted(starts(chat, said, found))):
+        for rank, (first, at) in enumerate(sorted(starts(chat, said, found) | places)):
             if _skips(chat, first, at, known, held):
                 continue
             tried = walk(line, chat, said, first, at, held)
@@ -184,21 +185,35 @@ def best_walk(
     return best
 
 
+def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set[int]]:
+    """Where the line holds the window's user messages before index `before` (the first
+    anchor), by their text: places to start from, and to tell a deletion there."""
+    by_text: dict[str, set[int]] = {}
+    for position, message in enumerate(chat.messages):
+        if message.role == "user":
+            by_text.setdefault(bare(message.swipe.text), set()).add(position)
+    return {
+        index: set(by_text[bare(said[index].text)])
+        for index in range(min(before, len(said)))
+        if said[index].role == "user" and bare(said[index].text) in by_text
+    }
+
+
 def _skips(
     chat: Chat, first: int, at: int, known: Mapping[int, set[int]], held: Collection[int]
 ) -> bool:
     """Whether walking from (`first`, `at`) would pass over what the window shows before it: a
     reply the store holds (`held`) that this line does not hold before `at` (the window belongs
-    to another story), or, between two such replies (or the latest and `at`), another number of
-    messages than the line holds (messages were deleted there, so the window did not begin at
-    `at`)."""
+    to another story), or, between two messages the line holds (`known`: its replies the store
+    found, its user messages by text) or the latest and `at`, another number of messages than
+    the line holds (messages were deleted there, so the window did not begin at `at`)."""
     index, place = first, at
     for older in range(first - 1, -1, -1):
-        if older not in held:
-            continue
         places = [found for found in known.get(older, ()) if found < place]
         if not places:
-            return True
+            if older in held:
+                return True
+            continue
         between = sum(1 for m in chat.messages[max(places) + 1 : place] if m.role != "event")
         if between != index - older - 1:
             return True
