@@ -189,7 +189,8 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     _install_error_handlers(app)
-    watcher = Watcher(served, stream_limits or StreamLimits(), keyed=keys is not None)
+    watcher = Watcher(served.revisions, stream_limits or StreamLimits(), keyed=keys is not None)
+    served.changed = watcher.changed
     install_play_page(app, watcher)
 
     @app.get("/health")

@@ -42,6 +42,9 @@ class ServedChats:
 
     def __init__(self, open_store: Callable[[], Store]) -> None:
         self._open_store = open_store
+        # Told (from the thread that wrote it) each chat this process changes and its revision
+        # after (-1: deleted): the play page's watcher passes it on at once (gm_tags.web.watch).
+        self.changed: Callable[[str, int], None] | None = None
         self._chats: Chats | None = None
         self._held: OrderedDict[str, tuple[Chat, int]] = OrderedDict()
         self._stripes = tuple(threading.RLock() for _ in range(STRIPES))
@@ -143,6 +146,8 @@ class ServedChats:
                         raise
                     continue
                 self._hold(chat_id, after, revision)
+                if self.changed is not None:
+                    self.changed(chat_id, revision)
                 return after, answer
             raise AssertionError("unreachable")  # the loop returns or raises
 
@@ -150,4 +155,6 @@ class ServedChats:
         with self._lock(chat_id):
             self._current(chat_id, checked=False)
             self.chats.store.delete(chat_id)
+            if self.changed is not None:
+                self.changed(chat_id, -1)
             self._forget(chat_id)

@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -49,13 +49,15 @@ class Server:
 
 
 @contextmanager
-def serving(db: Path | str, *rulesets: str) -> Iterator[Server]:
-    """A `gm-tags serve` process on the store `db` (a file, or a postgresql:// URL)."""
+def serving(db: Path | str, *rulesets: str, options: Sequence[str] = ()) -> Iterator[Server]:
+    """A `gm-tags serve` process on the store `db` (a file, or a postgresql:// URL), with more
+    command-line `options`."""
     port = free_port()
     command = [sys.executable, "-m", "gm_tags.cli", "serve", "--db", str(db), "--port", str(port)]
     command += ["--log-level", "warning"]
     for ruleset in rulesets:
         command += ["--ruleset", ruleset]
+    command += options
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     server = Server(process, port)
     try:
