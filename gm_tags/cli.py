@@ -353,6 +353,9 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     access = _access(args)
     if access is None:
         return UNREADABLE
+    if problem := options.taken(args.host, args.port):
+        print(problem, file=sys.stderr)
+        return UNREADABLE
     try:
         import uvicorn  # noqa: F401  (part of the extra: missing, it is said here)
 
@@ -362,9 +365,6 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
             'gm-tags serve needs the serve extra: from the project folder, pip install ".[serve]"',
             file=sys.stderr,
         )
-        return UNREADABLE
-    if problem := options.taken(args.host, args.port):
-        print(problem, file=sys.stderr)
         return UNREADABLE
     from .web.watch import StreamLimits
 
@@ -439,6 +439,9 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
     access = _access(args)
     if access is None:
         return UNREADABLE
+    if problem := options.taken(args.host, args.port):
+        print(problem, file=sys.stderr)
+        return UNREADABLE
     try:
         import uvicorn  # noqa: F401  (part of the extra: missing, it is said here)
 
@@ -448,9 +451,6 @@ def _proxy(args: argparse.Namespace, out: TextIO) -> int:
             'gm-tags proxy needs the proxy extra: from the project folder, pip install ".[proxy]"',
             file=sys.stderr,
         )
-        return UNREADABLE
-    if problem := options.taken(args.host, args.port):
-        print(problem, file=sys.stderr)
         return UNREADABLE
     app = create_proxy_app(
         args.upstream,
