@@ -8,6 +8,7 @@ from typing import Any
 from ..ruleset.loader import Ruleset
 from ..ruleset.resolution import DicePool, DiceSum
 from ..ruleset.sheet import UntrainedBy
+from ..sheet.item_book import book_for
 from .text import safe
 
 
@@ -48,21 +49,31 @@ def check_lines(ruleset: Ruleset) -> list[str]:
         "The engine rolls the dice and adds up the sheet: never write rolls, modifiers, totals or "
         "results yourself."
     )
-    if _conditions_change_checks(ruleset):
+    changers = _what_changes_checks(ruleset)
+    if changers:
         lines.append(
-            "A character's own conditions and the levels their tracks have reached change their "
-            'checks and saves by themselves: do not add them. A record\'s from="..." names what '
-            'changed it; automatic="true" is a save failed without a roll.'
+            f"A character's own {changers} change their checks and saves by themselves: do not "
+            'add them. A record\'s from="..." names what changed it; automatic="true" is a save '
+            "failed without a roll."
         )
     return lines
 
 
-def _conditions_change_checks(ruleset: Ruleset) -> bool:
+def _what_changes_checks(ruleset: Ruleset) -> str | None:
+    """What the engine applies to checks by itself in this ruleset, in words, or None."""
     combat = ruleset.definition.combat
-    if combat is None:
-        return False
-    sources = [*(combat.conditions or ()), *(combat.levels or ())]
-    return any(source.changes_checks for source in sources)
+    sources = [*(combat.conditions or ()), *(combat.levels or ())] if combat else []
+    conditions = any(source.changes_checks for source in sources)
+    book = book_for(ruleset)
+    items = book is not None and any(
+        item.while_worn is not None or item.while_carried is not None
+        for item in book.by_id.values()
+    )
+    if conditions and items:
+        return "conditions, reached levels and what they wear or carry"
+    if conditions:
+        return "conditions and the levels their tracks have reached"
+    return "worn and carried items" if items else None
 
 
 def _pool_step(step: Any) -> str:

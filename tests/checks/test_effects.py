@@ -273,3 +273,30 @@ def test_a_record_reads_back_as_it_was_written() -> None:
     assert back is not None
     assert back.tag == record.tag
     assert (back.effects, back.from_) == (-1, ("Rattled",))
+
+
+@pytest.mark.spec("EN-1")
+def test_a_worn_coat_costs_sneak_one_and_a_carried_waystone_helps_sway_once() -> None:
+    """game-ruleset-check-effects: "Ember Roads: the coat worn costs Sneak 1, the waystone carried
+    helps Sway, and neither touches the other skills" (two waystones count once)."""
+    ember = Game.new(
+        load_ruleset(FIXTURES / "rulesets" / "reference" / "ember-roads.json"), {"Mira": {}}
+    )
+    game = ember.apply_reply(
+        '[inventory: action="add" item="Leather coat"] [inventory: action="equip" '
+        'item="Leather coat"] [inventory: action="add" item="Waystone" count="2"]'
+    ).game
+    plain = {skill: rolled(ember, CheckRequest(skill, dc=8), [3, 4]) for skill in ("Sneak", "Sway")}
+    sneak = rolled(game, CheckRequest("Sneak", dc=8), [3, 4])
+    assert (sneak.modifier, sneak.effects, sneak.from_) == (
+        plain["Sneak"].modifier - 1,
+        -1,
+        ("Leather coat",),
+    )
+    assert 'effects="-1" from="Leather coat"' in sneak.tag
+    sway = rolled(game, CheckRequest("Sway", dc=8), [3, 4])
+    assert (sway.modifier, sway.from_) == (plain["Sway"].modifier + 1, ("Waystone",))
+    tinker = rolled(game, CheckRequest("Tinker", dc=8), [3, 4])
+    assert (tinker.effects, tinker.from_) == (None, ())
+    unworn = ember.apply_reply('[inventory: action="add" item="Leather coat"]').game
+    assert rolled(unworn, CheckRequest("Sneak", dc=8), [3, 4]).from_ == (), "a coat in the pack"
