@@ -70,15 +70,24 @@ class Narrator:
 
     def keep_and_take(self, text: str) -> str:
         """`keep(text)` and then `take()`: for text going on with a line already given out in
-        part, with no line break and no `[` in sight, in a few steps (a stream calls this for
-        each chunk of plain prose)."""
-        if self._line_given and self._join is None and "\n" not in text and "[" not in text:
+        part, with no line break, in a few steps (a stream calls this for each chunk of prose)."""
+        if self._line_given and self._join is None and "\n" not in text and not self._given:
             line = self._line + text
-            if "[" not in line and not self._given:
+            if "[" not in line:
                 body = line.rstrip()
                 self._line = line[len(body) :]
                 self._last = text[-1] if text else self._last
                 return body
+            # A `[` that stays text (a stray bracket): what `take` gives out of the line, when
+            # nothing held before it (white space, blank lines) goes out with it.
+            cut = _open_end(line)
+            given = without_formed_openings(line[:cut])
+            held_before = self._trailing or self._blank_lines
+            if text and given and not given[-1].isspace() and not held_before:
+                self._line = line[cut:]
+                self._last = text[-1]
+                self._given_any = True
+                return given
         self.keep(text)
         return self.take()
 

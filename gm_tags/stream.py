@@ -81,8 +81,7 @@ class ReplyStream(Generic[S]):
         # Spans of applied tags (and of their checks' branches) not handed over yet, in order.
         self._spans: list[tuple[int, int]] = []
         self._spanned = 0  # the settled tags whose spans are in `_spans` or handed over
-        self._shown: list[str] = []
-        self._shown_length = 0
+        self._shown: list[str] = []  # the narration given out, piece by piece
         self._turn: Turn[S] | None = None
 
     @property
@@ -109,15 +108,22 @@ class ReplyStream(Generic[S]):
         length = len(text)
         if length <= self._quiet_until and _INSIDE_OPEN_TAG.fullmatch(chunk):
             return ""
-        if self._narrated_to == length - len(chunk) and "[" not in chunk:
+        before = length - len(chunk)
+        # Most chunks are plain prose after settled text: they take this way, in as few steps
+        # as it can be done (it is what a 4-character stream costs, chunk after chunk).
+        if self._narrated_to == before and "[" not in chunk:
             # Everything before was settled and handed over, and nothing here can open a tag:
             # the chunk goes on with the narration, but for markup at its end that a tag coming
             # next would take with it.
-            self._scan_from = held = length
+            self._scan_from = length
             if chunk and chunk[-1] in _WRAPPER_STARTS:
-                held = length - len(chunk) + len(chunk.rstrip(_WRAPPER_MARKUP))
-            return self._narrate_on_to(held)
-        if self._calm and (shown := self._feed_calm(text, length - len(chunk))) is not None:
+                chunk = chunk.rstrip(_WRAPPER_MARKUP)
+            self._narrated_to = before + len(chunk)
+            plain = self._narrator.keep_and_take(chunk)
+            if plain:
+                self._shown.append(plain)
+            return plain
+        if self._calm and (shown := self._feed_calm(text, before)) is not None:
             return shown
         self._settle()
         self._narrate_settled()
@@ -132,7 +138,8 @@ class ReplyStream(Generic[S]):
         self._settled += commands_in(self._text, self._scan_from)
         self._apply_settled()
         self._turn = self._run.finish(self._text)
-        return self._show(self._turn.narration[self._shown_length :]), self._turn
+        shown_length = sum(map(len, self._shown))
+        return self._show(self._turn.narration[shown_length:]), self._turn
 
     def stop(self) -> Turn[S]:
         """The reply was cut off here: the tags that closed apply and none after. The turn's
@@ -160,13 +167,8 @@ class ReplyStream(Generic[S]):
         narrated_to = self._narrated_to
         while held > narrated_to and text[held - 1] in _WRAPPER_STARTS:
             held -= 1
-        return self._narrate_on_to(held)
-
-    def _narrate_on_to(self, held: int) -> str:
-        """Hand the narrator the text from where it stopped to `held`, none of it in a tag."""
-        shown = self._narrator.keep_and_take(self._text[self._narrated_to : held])
         self._narrated_to = held
-        return self._show(shown)
+        return self._show(self._narrator.keep_and_take(text[narrated_to:held]))
 
     def _settle(self) -> None:
         """Take the tags that closed for good into `_settled`; note the first still open."""
@@ -202,7 +204,6 @@ class ReplyStream(Generic[S]):
     def _show(self, new: str) -> str:
         if new:
             self._shown.append(new)
-            self._shown_length += len(new)
         return new
 
     def _narrate_settled(self) -> None:
