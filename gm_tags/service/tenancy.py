@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from ..game import Game
@@ -64,13 +65,16 @@ class TenantChats:
         ]
 
     def read(self, chat_id: str) -> Chat:
-        return self.served.read(self._stored(chat_id))
+        with _named(chat_id):
+            return self.served.read(self._stored(chat_id))
 
     def read_at(self, chat_id: str) -> tuple[Chat, int]:
-        return self.served.read_at(self._stored(chat_id))
+        with _named(chat_id):
+            return self.served.read_at(self._stored(chat_id))
 
     def revision(self, chat_id: str) -> int:
-        return self.served.revision(self._stored(chat_id))
+        with _named(chat_id):
+            return self.served.revision(self._stored(chat_id))
 
     def stored(self, chat_id: str) -> str:
         """The id the store keeps the tenant's chat `chat_id` under (for watching it)."""
@@ -79,7 +83,18 @@ class TenantChats:
     def step(
         self, chat_id: str, take: Callable[[Chat], tuple[Chat, T]], *, retries: int = RETRIES
     ) -> tuple[Chat, T]:
-        return self.served.step(self._stored(chat_id), take, retries=retries)
+        with _named(chat_id):
+            return self.served.step(self._stored(chat_id), take, retries=retries)
 
     def delete(self, chat_id: str) -> None:
-        self.served.delete(self._stored(chat_id))
+        with _named(chat_id):
+            self.served.delete(self._stored(chat_id))
+
+
+@contextmanager
+def _named(chat_id: str) -> Iterator[None]:
+    """A chat not found is said by the id the tenant knows it by, not the one it is stored as."""
+    try:
+        yield
+    except UnknownChatError:
+        raise UnknownChatError(f"no chat {chat_id!r}") from None

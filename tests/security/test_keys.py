@@ -82,6 +82,8 @@ def test_a_store_from_before_tenants_keeps_its_chats_for_the_default_tenant(
     assert alpha.chat_ids() == ["table"]  # the same name, another chat
     assert served.chat_ids() == ["alpha/table", "table"]
     for stranger in ("alpha/table", "default/table"):
-        with pytest.raises(UnknownChatError):
+        with pytest.raises(UnknownChatError, match=f"no chat '{stranger}'"):
             default.read(stranger)
+    with pytest.raises(UnknownChatError, match=r"^no chat 'gone'$"):
+        alpha.read("gone")  # said by the tenant's own id
     served.close()
