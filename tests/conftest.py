@@ -80,3 +80,18 @@ def postgres() -> Iterator[Any]:
 
     with cluster() as running:
         yield running
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs a PostgreSQL cluster or the browser is slow, wherever it is written: by
+    the fixture's name, or by a `postgres` parameter of a back-end fixture (tests/history's `db`).
+    Such tests share one worker each, so one cluster and one Chromium start (docs: README)."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = set(map(str, callspec.params.values())) if callspec is not None else set()
+        for need in ("postgres", "browser"):
+            if need in names or need in params:
+                item.add_marker(pytest.mark.slow)
+                item.add_marker(pytest.mark.xdist_group(need))
