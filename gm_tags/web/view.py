@@ -83,6 +83,11 @@ def _character(game: Game, character: Character) -> dict[str, Any]:
         {"label": a.label, "value": _number(view[("abilityMod", a.id)])}
         for a in ruleset.definition.sheet.abilities
     ]
+    # Each skill with the number a check of it starts from, as the sheet stands now.
+    skills = [
+        {"label": s.label, "value": _number(view[("skillMod", s.id)])}
+        for s in ruleset.definition.sheet.skills
+    ]
     for field in ruleset.definition.sheet.fields:
         if hidden(field.hide_when, index.fields, character.build):
             continue
@@ -101,6 +106,9 @@ def _character(game: Game, character: Character) -> dict[str, Any]:
         {"label": index.sections[key].label if key in index.sections else None, "entries": found}
         for key, found in sections.items()
     ]
+    if skills:
+        # Last: fields without a section follow the heading before them, and would read as skills.
+        headed.append({"label": "Skills", "entries": skills})
     if abilities:
         headed.insert(0, {"label": "Abilities", "entries": abilities})
     return {
