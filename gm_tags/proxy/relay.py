@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import anyio
-import anyio.lowlevel
 import httpx2
 
 from ..game import Game
@@ -84,69 +83,111 @@ def _turn_of(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
     return turn
 
 
+class _Reading:
+    """One streamed answer's lines read into the events the client gets: the chunk checked, its
+    content fed to its stream, the narration written out. It runs in a worker thread, a network
+    read's lines at a time, so the event loop only relays bytes (a chunk's tags can cost a Lark
+    pass, the end a rewrite of the whole reply)."""
+
+    def __init__(self, streams: Sequence[ReplyStream[Game]], cap: int) -> None:
+        self.streams, self.cap = streams, cap
+        self.last: dict[str, Any] = {}
+        self.finishes: dict[int, str] = {}
+        self.after: list[dict[str, Any]] = []  # chunks without choices (usage), for the end
+        self.done = False  # `[DONE]` came, or the reply was cut: nothing more is read
+        self.broken = False  # an error event ends the stream, and changes no game
+        self.cut = False
+
+    def take(self, lines: list[str]) -> list[str]:
+        events: list[str] = []
+        for line in lines:
+            if self.done or self.broken:
+                break
+            events += self._read(line)
+        return events
+
+    def _read(self, line: str) -> list[str]:
+        if not line.startswith("data:"):
+            return []
+        data = line[5:].strip()
+        if data == "[DONE]":
+            self.done = True
+            return []
+        chunk = _chunk(data)
+        problem = "the upstream sent a chunk that is not JSON" if chunk is None else None
+        problem = problem or _shape_problem(chunk or {}, len(self.streams))
+        if chunk is None or problem is not None or "error" in chunk:
+            self.broken = True
+            return [_sse(chunk if chunk and "error" in chunk else _broken(problem or ""))]
+        if not chunk.get("choices"):
+            self.after.append(chunk)  # usage: after the last content chunk
+            return []
+        self.last = chunk
+        shown = []
+        for choice in chunk["choices"]:
+            index = choice.get("index", 0)
+            delta = dict(choice.get("delta") or {})
+            content = delta.pop("content", None)
+            if choice.get("finish_reason"):
+                self.finishes[index] = choice["finish_reason"]
+            piece = self.streams[index].feed(content) if content else ""
+            if piece:
+                delta["content"] = piece
+            if delta:
+                shown.append({**choice, "delta": delta, "finish_reason": None})
+            self.cut = self.cut or len(self.streams[index].text) > self.cap
+        self.done = self.cut
+        return [_sse({**chunk, "choices": shown})] if shown else []
+
+
+async def _lines(answer: httpx2.Response) -> AsyncIterator[list[str]]:
+    """The answer's lines, as many at a time as each network read completes (the last one
+    without its line break too). A line ends at LF, CRLF or CR, as SSE has it (a CRLF split
+    between two reads makes an extra blank line, which means nothing here)."""
+    pending = ""
+    async for text in answer.aiter_text():
+        pending += text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+        if "\n" in pending:
+            *lines, pending = pending.split("\n")
+            yield lines
+    if pending:
+        yield [pending]
+
+
 async def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
     """The upstream's stream as the client reads it, then `[DONE]`. A reply the client stops
     reading is written as far as it was given out; one the upstream breaks off changes
     nothing."""
     streams = turn.streams
-    last: dict[str, Any] = {}
-    finishes: dict[int, str] = {}
-    after: list[dict[str, Any]] = []
-    ended = cut = False
+    reading = _Reading(streams, cap)
+    ended = False
     try:
-        async for line in answer.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
+        async for lines in _lines(answer):
+            shown = await anyio.to_thread.run_sync(reading.take, lines)
+            ended = reading.broken
+            for event in shown:
+                yield event
+            if reading.broken or reading.done:
                 break
-            chunk = _chunk(data)
-            problem = "the upstream sent a chunk that is not JSON" if chunk is None else None
-            problem = problem or _shape_problem(chunk or {}, len(streams))
-            if chunk is None or problem is not None or "error" in chunk:
-                ended = True
-                yield _sse(chunk if chunk and "error" in chunk else _broken(problem or ""))
-                return
-            if not chunk.get("choices"):
-                after.append(chunk)  # usage: after the last content chunk
-                continue
-            last = chunk
-            shown = []
-            for choice in chunk["choices"]:
-                index = choice.get("index", 0)
-                delta = dict(choice.get("delta") or {})
-                content = delta.pop("content", None)
-                if choice.get("finish_reason"):
-                    finishes[index] = choice["finish_reason"]
-                piece = streams[index].feed(content) if content else ""
-                if piece:
-                    delta["content"] = piece
-                if delta:
-                    shown.append({**choice, "delta": delta, "finish_reason": None})
-                cut = cut or len(streams[index].text) > cap
-            if shown:
-                yield _sse({**chunk, "choices": shown})
-            if cut:
-                break
-            # Lines read ahead come without a wait: let the loop serve others between chunks,
-            # so a long reply never holds it longer than one chunk's work.
-            await anyio.lowlevel.checkpoint()
-        else:
+        if reading.broken:
+            return
+        if not reading.done:
             ended = True
             yield _sse(_broken("the upstream stream ended without [DONE]"))
             return
+        cut = reading.cut
         # The end (the tags still waiting, the whole reply rewritten) and the write: off the loop.
         rests = [""] * len(streams) if cut else await anyio.to_thread.run_sync(_rests, streams)
         await anyio.to_thread.run_sync(turn.land, cut)
         for index, rest in enumerate(rests):
             rest += turn.shown_after(index)
-            finish = "length" if cut else finishes.get(index, "stop")
+            finish = "length" if cut else reading.finishes.get(index, "stop")
             choice = {"index": index, "delta": {"content": rest} if rest else {}}
-            final = {**last, "choices": [{**choice, "finish_reason": finish}]}
+            final = {**reading.last, "choices": [{**choice, "finish_reason": finish}]}
             if index == len(rests) - 1:
                 final["gm_tags"] = turn.summary(cut)
             yield _sse(final)
-        for chunk in after:
+        for chunk in reading.after:
             yield _sse(chunk)
         yield "data: [DONE]\n\n"
         ended = True
