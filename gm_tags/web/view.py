@@ -16,7 +16,7 @@ from ..engine.pools import pools_of
 from ..engine.wounds import wound_track
 from ..game import Game
 from ..history import Chat
-from ..party import party_of
+from ..party import party_of, party_value
 from ..prompt.inventory import inventory_lines
 from ..ruleset.loader import Ruleset
 from ..sheet.build import Build, field_value, hidden
@@ -113,7 +113,8 @@ def _character(game: Game, character: Character) -> dict[str, Any]:
         headed.insert(0, {"label": "Abilities", "entries": abilities})
     return {
         "name": character.name,
-        "player": character.name == game.player,
+        # The player's own: the card a command without `who=` means (the first, when none is named).
+        "player": character is game.player_character,
         "sections": headed,
         "pools": _pools(ruleset, character, live),
         "tracks": _tracks(ruleset, character, live),
@@ -186,7 +187,8 @@ def _party(game: Game) -> dict[str, Any] | None:
     party = party_of(game.ruleset)
     if party is None:
         return None
-    values = game.party_values().to_json()
+    sheet = game.party_values()
+    computed = {member.field for member in party.from_members or ()}
     return {
         "label": party.label,
         "revision": game.party_revision,
@@ -199,11 +201,14 @@ def _party(game: Game) -> dict[str, Any] | None:
                 "id": field.id,
                 "label": field.label,
                 "type": field.type,
-                "value": values.get("fields", {}).get(field.id),
+                # As the sheet reads it: a field never saved shows its default.
+                "value": party_value(party, sheet, field.id),
+                # Worked out from the members: shown, never the draft's to set.
+                "computed": field.id in computed,
             }
             for field in party.fields
         ],
-        "sheet": values,
+        "sheet": sheet.to_json(),
     }
 
 

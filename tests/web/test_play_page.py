@@ -49,6 +49,11 @@ def clock_fill(browser: Any, name: str) -> str:
     return str(css(browser, f'.clock[data-name="{name}"] .clock-fill')[0].text)
 
 
+def party_revision(browser: Any) -> str:
+    """The party sheet's revision the page holds (kept for its saves, not shown to players)."""
+    return str(css(browser, "#party")[0].get_attribute("data-revision"))
+
+
 def post_reply(browser: Any, text: str, button: str = "post-reply") -> None:
     from selenium.webdriver.common.by import By
 
@@ -153,23 +158,41 @@ def test_a_stale_party_save_shows_the_newer_sheet_and_keeps_the_draft(
     lair.clear()
     lair.send_keys("The loft")
     browser.find_element(By.ID, "save-party").click()
-    wait_for(browser, lambda d: css(d, ".party-revision")[0].text == "Revision 1")
+    wait_for(browser, lambda d: party_revision(d) == "1")
 
     browser.switch_to.window(second)
     # The save landed on the other page; this one shows it live and keeps the draft.
-    wait_for(browser, lambda d: css(d, ".party-revision")[0].text == "Revision 1")
+    wait_for(browser, lambda d: party_revision(d) == "1")
     assert browser.find_element(By.ID, "party-lair").get_attribute("value") == "A canal barge"
     browser.find_element(By.ID, "save-party").click()
     notice = wait_for(browser, lambda d: css(d, "#party-stale"))
     assert "newer sheet" in notice[0].text
-    assert css(browser, ".party-revision")[0].text == "Revision 1"
+    assert party_revision(browser) == "1"
     assert browser.find_element(By.ID, "party-lair").get_attribute("value") == "A canal barge"
     browser.find_element(By.ID, "save-party").click()  # saving again keeps the draft
-    wait_for(browser, lambda d: css(d, ".party-revision")[0].text == "Revision 2")
+    wait_for(browser, lambda d: party_revision(d) == "2")
     browser.close()
     browser.switch_to.window(first)
     stored = server.call("GET", f"/games/{chat_id}/view")[1]["party"]["sheet"]["fields"]
     assert stored["lair"] == "A canal barge"
+
+
+def test_the_party_sheet_shows_defaults_and_computed_fields_read_only_and_no_revision(
+    browser: Any, server: Server
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    chat_id = new_chat(server, "heist")
+    opened(browser, server, chat_id)
+    party = browser.find_element(By.ID, "party")
+    assert browser.find_element(By.ID, "party-vault").get_attribute("value") == "4"  # Coin 3/4
+    assert browser.find_element(By.ID, "party-heat").get_attribute("value") == "0"
+    assert not css(browser, "#party-size") and not css(browser, "#party-stashed")  # no inputs
+    size = css(browser, '#party .party-computed dd[data-field="size"]')[0]
+    assert size.text == str(len(css(browser, ".sheet")))
+    assert "Revision" not in party.text
+    mine = css(browser, ".sheet.player")
+    assert [m.get_attribute("data-name") for m in mine] == ["Mira"] and "(you)" in mine[0].text
 
 
 def test_swipes_of_the_last_reply_are_switched_on_the_page(browser: Any, server: Server) -> None:

@@ -114,11 +114,21 @@ function drawParty(party) {
   const holder = document.getElementById("party");
   holder.replaceChildren();
   if (!party) return;
-  const draft = partyDraft || { fields: { ...(party.sheet.fields || {}) }, revision: party.revision };
+  // The draft starts from the sheet as it reads (a field never saved at its default). The revision
+  // is the page's to send with a save, not the player's to read: it is kept out of sight.
+  const draft = partyDraft || { fields: Object.fromEntries(party.fields.map((f) => [f.id, f.value])), revision: party.revision };
+  holder.dataset.revision = party.revision;
   const form = el("form", { id: "party-form", "data-revision": draft.revision });
-  form.append(el("h2", {}, party.label), el("p", { class: "party-revision" }, `Revision ${party.revision}`));
+  form.append(el("h2", {}, party.label));
   if (party.pools.length) form.append(el("dl", {}, party.pools.flatMap((p) => [el("dt", {}, p.label), el("dd", {}, `${p.value}/${p.max}`)])));
+  const computed = party.fields.filter((f) => f.computed);
+  if (computed.length) {
+    // Worked out from the characters: read, never typed in.
+    form.append(el("dl", { class: "party-computed" }, computed.flatMap((f) => [el("dt", {}, f.label),
+      el("dd", { "data-field": f.id }, f.value)])));
+  }
   for (const field of party.fields) {
+    if (field.computed) continue;
     const id = `party-${field.id}`;
     const input = el("input", { id, name: field.id, type: field.type === "number" ? "number" : "text",
       value: draft.fields[field.id] ?? "", on: { input: () => { partyDraft = readParty(form, party, draft.revision); } } });
@@ -147,6 +157,7 @@ function drawParty(party) {
 function readParty(form, party, revision) {
   const fields = {};
   for (const field of party.fields) {
+    if (field.computed) continue;
     const value = form.elements[field.id].value;
     if (value === "") continue;
     fields[field.id] = field.type === "number" ? Number(value) : value;
@@ -158,8 +169,10 @@ function drawSheets(characters) {
   const holder = document.getElementById("sheets");
   holder.replaceChildren(el("h2", {}, "Characters"));
   for (const character of characters) {
-    const sheet = el("article", { class: "sheet", "data-name": character.name, "aria-label": `Sheet of ${character.name}` },
-      el("h3", {}, character.name));
+    const mine = Boolean(character.player);
+    const sheet = el("article", { class: mine ? "sheet player" : "sheet", "data-name": character.name,
+      "aria-label": mine ? `Sheet of ${character.name}, your character` : `Sheet of ${character.name}` },
+      el("h3", {}, character.name, mine ? el("span", { class: "yours" }, " (you)") : null));
     for (const section of character.sections || []) {
       if (section.label) sheet.append(el("h4", {}, section.label));
       sheet.append(el("dl", {}, section.entries.flatMap((e) => [el("dt", {}, e.label), el("dd", {}, e.value)])));
