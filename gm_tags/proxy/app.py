@@ -33,10 +33,11 @@ from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
 from ..storage import open_store
 from .chats import ProxyChats, not_stored
+from .landings import Landings
 from .messages import upstream_messages
 from .relay import PendingTurn, completed, events, relayed
 from .requests import Refused, checked, read_body
-from .transcript import conversation, impersonating
+from .transcript import chat_key, conversation, impersonating, key_of
 from .upstream import upstream_client
 
 CHAT_HEADER = "x-gm-chat"
@@ -84,6 +85,7 @@ def create_proxy_app(
     served = ServedChats(lambda: open_store(db))
     served.open()
     chats = ProxyChats(served, {"path": str(Path(ruleset).resolve())}, start)
+    landings = Landings()
     client = upstream_client(upstream, timeout)
     key = os.environ.get(upstream_key_env, "") if upstream_key_env else None
     if upstream_key_env and not key:
@@ -122,6 +124,8 @@ def create_proxy_app(
         named = request.headers.get(CHAT_HEADER) or body.get("user")
         named = named if isinstance(named, str) else None
         tenant = chats.for_tenant(request.state.tenant)
+        # An earlier stream on this chat (one the client just stopped) lands first.
+        await landings.settled(request.state.tenant, chat_key(named, said) if named else None)
         plan = await anyio.to_thread.run_sync(tenant.plan, named, said)
         choices = body.get("n") or 1
         if choices > 1 and plan.action == "continue":
@@ -130,12 +134,18 @@ def create_proxy_app(
             )
         forwarded = {**body, "messages": upstream_messages(messages, plan.game, budget)}
         turn = PendingTurn(tenant, named, said, plan, choices=choices, show_outcomes=show_outcomes)
+        if stream:
+            # Registered now, not when the stream ends or is stopped: no request on this chat
+            # is planned before the reply lands.
+            turn.landing = landings.begin(request.state.tenant, key_of(plan.line), turn)
         outgoing = client.build_request("POST", "chat/completions", json=forwarded, headers=headers)
         try:
             answer = await client.send(outgoing, stream=stream)
         except httpx2.HTTPError as failure:
+            turn.settle()
             return _failed(failure)
         if answer.status_code >= 400:
+            turn.settle()
             await answer.aread()
             await answer.aclose()
             return _passed(answer)

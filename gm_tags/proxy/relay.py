@@ -25,13 +25,15 @@ from ..game import Game
 from ..pipeline import Turn
 from ..stream import ReplyStream
 from .chats import Landed, ProxyChats, not_stored
+from .landings import Landing
 from .outcomes import outcomes_line
 from .plan import Plan
 from .transcript import Said
 
 
 class PendingTurn:
-    """One request's turn: written once, whether its replies finished or were cut off."""
+    """One request's turn: written once, whether its replies finished or were cut off. A
+    streamed one holds its `landing` (`gm_tags.proxy.landings`) until then."""
 
     def __init__(
         self,
@@ -50,16 +52,25 @@ class PendingTurn:
         self._lock = threading.Lock()
         self.landed: Landed | None = None
         self.written = False
+        self.landing: Landing | None = None  # a stream's, registered by the app
 
     def land(self, stopped: bool) -> Landed | None:
         """Write the replies as far as they came (None when none holds any text: a tool call)."""
         with self._lock:
-            if not self.written:
-                self.written = True
-                if any(stream.text for stream in self.streams):
-                    replies = [(s.text, _turn_of(s, stopped)) for s in self.streams]
-                    self.landed = self.chats.land(self.named, self.said, self.plan, replies)
+            try:
+                if not self.written:
+                    self.written = True
+                    if any(stream.text for stream in self.streams):
+                        replies = [(s.text, _turn_of(s, stopped)) for s in self.streams]
+                        self.landed = self.chats.land(self.named, self.said, self.plan, replies)
+            finally:
+                self.settle()
             return self.landed
+
+    def settle(self) -> None:
+        """Requests waiting for this turn's landing go on: it is written, or will not be."""
+        if self.landing is not None:
+            self.landing.done()
 
     def summary(self, stopped: bool) -> dict[str, Any]:
         if self.landed is None:
@@ -197,6 +208,7 @@ async def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncI
     finally:
         if not ended:
             turn.land(True)  # the client went away: keep what it saw
+        turn.settle()  # a broken stream writes nothing
         with anyio.CancelScope(shield=True):
             await answer.aclose()
 
