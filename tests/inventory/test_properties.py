@@ -8,22 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm_tags import Game, Ruleset
+from gm_tags.commands.inventory import ACTIONS
 from gm_tags.engine.bags import Bag
 from gm_tags.sheet.item_book import book_for
 
-ACTIONS = [
-    "add",
-    "remove",
-    "give",
-    "equip",
-    "unequip",
-    "bind",
-    "unbind",
-    "use",
-    "pay",
-    "earn",
-    "buy",
-]
 NAMES = {
     "gravewatch": ["Dawn bell", "Widow's ring", "Grave spade", "Shot and powder", "Warming tonic"],
     "ember-roads": [
