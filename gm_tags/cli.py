@@ -57,7 +57,7 @@ def _schema(args: argparse.Namespace, out: TextIO) -> int:
     schema = RulesetFile.model_json_schema(by_alias=True, mode="validation")
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     schema["title"] = "gm-tags ruleset"
-    schema.setdefault("properties", {})["$schema"] = {"type": "string"}
+    schema.setdefault("properties", {}).setdefault("$schema", {"type": "string"})
     print(json.dumps(schema, indent=2, ensure_ascii=False), file=out)
     return OK
 

@@ -24,6 +24,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from ..text import unsafe_reason
+from .descriptions import describe
 
 
 class Strict(BaseModel):
@@ -41,6 +42,8 @@ class Strict(BaseModel):
         # Building every validator costs more than the rest of the import together; build each on
         # first use instead, so `import gm_tags` stays cheap for code that never loads a ruleset.
         defer_build=True,
+        # Editors show a key's description on hover: every key's is written in descriptions.py.
+        json_schema_extra=describe,
     )
 
     comment: Any = Field(default=None, alias="$comment", exclude=True, repr=False)
