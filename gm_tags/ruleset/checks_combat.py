@@ -241,6 +241,14 @@ class CombatChecks(Reporter):
             damage = action.damage
             if damage is not None and damage.dice is not None and parse_dice(damage.dice) is None:
                 self.report((*where, "damage", "dice"), f"{damage.dice!r} is not dice")
+            if action.save is not None:
+                self.exists(self.index.saves, action.save.save, (*where, "save", "save"), "save")
+                if action.save.difficulty is None and action.save_difficulty is None:
+                    self.report(
+                        (*where, "save"),
+                        "a save is thrown against something: give save.difficulty "
+                        "(or the action's saveDifficulty)",
+                    )
 
     def temporary_on_track(self, combat: Combat | None) -> None:
         """FT-5: a track has no buffer for temporary points, so an entry that grants them is

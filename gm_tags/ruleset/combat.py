@@ -190,6 +190,15 @@ class CreatureDamage(Carried):
     plus: list[CreatureDamage] = []
 
 
+class CreatureSave(Strict):
+    """The save an opponent's action asks of each target instead of a to-hit roll: thrown by
+    the target (the engine's dice), against the block's own `difficulty`."""
+
+    save: SheetId
+    difficulty: Annotated[int, Field(ge=0, le=100)] | None = None
+    on_success: Literal["none", "half", "negates"]
+
+
 class CreatureAction(Carried):
     id: str
     name: Annotated[str, length(80), PROMPT_SAFE]
@@ -197,6 +206,8 @@ class CreatureAction(Carried):
     to_hit: int | None = None
     auto_hit: bool = False
     damage: CreatureDamage | None = None
+    save: CreatureSave | None = None
+    save_difficulty: Annotated[int, Field(ge=0, le=100)] | None = None
 
 
 class RolledHealth(Strict):

@@ -132,6 +132,22 @@ REFUSALS = [
         _set("catalogs.1.entries.0.creature.actions.0.damage.dice", "rope"),
         "catalogs.1.entries.0.creature.actions.0.damage.dice",
     ),
+    (
+        "gravewatch",
+        _set(
+            "catalogs.1.entries.0.creature.actions.0.save",
+            {"save": "grit", "difficulty": 2, "onSuccess": "half"},
+        ),
+        "catalogs.1.entries.0.creature.actions.0.save.save",
+    ),
+    (
+        "gravewatch",
+        _set(
+            "catalogs.1.entries.0.creature.actions.0.save",
+            {"save": "steel", "onSuccess": "half"},
+        ),
+        "catalogs.1.entries.0.creature.actions.0.save",
+    ),
 ]
 
 

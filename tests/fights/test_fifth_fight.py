@@ -26,6 +26,30 @@ BANDIT = {
         }
     ],
 }
+# An opponent whose breath asks a save of whoever it reaches, and a spell the opponent saves
+# against for half.
+SPORE_CALLER = {
+    "health": 14,
+    "defense": 11,
+    "saves": {"dex_save": 1},
+    "actions": [
+        {
+            "id": "spore-cloud",
+            "name": "Spore cloud",
+            "budget": "action",
+            "save": {"save": "con_save", "difficulty": 12, "onSuccess": "half"},
+            "damage": {"dice": "2d6", "type": "poison"},
+            "applies": [{"condition": "poisoned", "duration": {"rounds": 1}}],
+        }
+    ],
+}
+FIRE_BURST = {
+    "kind": "attack",
+    "amount": {"dice": "2d6"},
+    "damageType": "fire",
+    "save": {"save": "dex_save", "onSuccess": "half"},
+    "cost": [{"pool": "slots_1", "amount": 1}],
+}
 HOLD_FAST = {
     "kind": "debuff",
     "save": {"save": "wis_save", "onSuccess": "negates"},
@@ -56,20 +80,30 @@ def _fragment(document: dict[str, Any]) -> None:
         }
     )
     row = {"list": "spells", "values": {"name": "Hold Fast"}}
+    burst = {"list": "spells", "values": {"name": "Fire Burst"}}
     document["catalogs"] = [
         {
             "id": "spells",
             "label": "Spells",
             "feeds": ["spells"],
             "entries": [
-                {"id": "hold-fast", "label": "Hold Fast", "rows": [row], "mechanics": HOLD_FAST}
+                {"id": "hold-fast", "label": "Hold Fast", "rows": [row], "mechanics": HOLD_FAST},
+                {
+                    "id": "fire-burst",
+                    "label": "Fire Burst",
+                    "rows": [burst],
+                    "mechanics": FIRE_BURST,
+                },
             ],
         },
         {
             "id": "foes",
             "label": "Foes",
             "holds": "creatures",
-            "entries": [{"id": "bandit", "label": "Bandit", "creature": BANDIT}],
+            "entries": [
+                {"id": "bandit", "label": "Bandit", "creature": BANDIT},
+                {"id": "spore-caller", "label": "Spore-caller", "creature": SPORE_CALLER},
+            ],
         },
     ]
     document["combat"] = {
@@ -83,7 +117,7 @@ def _fragment(document: dict[str, Any]) -> None:
             "critical": "double-dice",
         },
         "economy": {"budgets": [{"id": "action", "label": "Action", "per": "turn"}]},
-        "damageTypes": ["slashing", "piercing"],
+        "damageTypes": ["slashing", "piercing", "poison", "fire"],
         "attacks": [
             {
                 "list": "weapons",
@@ -105,6 +139,7 @@ def _fragment(document: dict[str, Any]) -> None:
     }
 
 
+FIRE_BURST_ROW = {"name": "Fire Burst", "_catalog": "spells/fire-burst"}
 ILSE = {
     "abilities": {"str": 10, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 8},
     "fields": {"class": "wizard", "caster": True, "level": 5, "ac": 12, "hit_die_size": "d6"},
@@ -153,3 +188,53 @@ def test_an_attack_roll_a_critical_a_natural_one_and_a_save(snapshot: SnapshotAs
     receipts += [r.tag for r in turn.receipts]
     assert "(12) +3 = 15 vs defense 12: hit" in (turn.receipts[0].now or "")
     assert receipts == snapshot
+
+
+def test_saves_a_blow_asks_for_thrown_by_either_side(snapshot: SnapshotAssertion) -> None:
+    ilse = {**ILSE, "lists": {**ILSE["lists"], "spells": [FIRE_BURST_ROW]}}
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ilse})
+    receipts: list[str] = []
+    # Initiative: Ilse 5 + 2, the spore-caller 15 + 0, so its breath comes first: Ilse's
+    # Constitution save (6, +2) misses 12, and she takes all of 2d6 and is poisoned a round.
+    turn = played(game, '[fight: op="begin" against="spore-caller"]', 5, 15, 6, 3, 4)
+    receipts += [r.tag for r in turn.receipts]
+    assert "Constitution save (6) +2 = 8 vs 12: failed; damage (3 4) +0 = 7, dealt 7" in (
+        turn.receipts[0].detail
+    )
+    assert turn.game.live_of(turn.game.characters[0]).conditions == ("poisoned",)
+    # Fire Burst: the spore-caller's Dexterity save (14 + 1 against Ilse's 13) holds, so half
+    # of 2d6 (11) lands, and nothing is rolled to hit.
+    turn = played(turn.game, '[fight: op="attack" with="Fire Burst"]', 14, 5, 6)
+    receipts += [r.tag for r in turn.receipts]
+    assert (
+        "Dexterity save (14) +1 = 15 vs 13: saved; damage (5 6) +0 = 11, halved = 5, dealt 5"
+        in (turn.receipts[0].now or "")
+    )
+    # Round 2: Ilse's save holds this time (15 + 2), half of 2d6 (4) and no poison.
+    turn = played(turn.game, '[fight: op="next"]', 15, 2, 2)
+    receipts += [r.tag for r in turn.receipts]
+    assert (
+        "Constitution save (15) +2 = 17 vs 12: saved; damage (2 2) +0 = 4, halved = 2, dealt 2"
+        in (turn.receipts[0].detail)
+    )
+    assert turn.game.live_of(turn.game.characters[0]).conditions == ()
+    assert receipts == snapshot
+
+
+def test_a_party_members_save_in_a_fight_reads_what_they_suffer() -> None:
+    """A save in a fight is the sheet's own save, through the check code: a condition that fails
+    it fails it unrolled (no die is thrown for it), as a `[skill_check:]` save would."""
+
+    def failing(document: dict[str, Any]) -> None:
+        _fragment(document)
+        document["combat"]["conditions"].append(
+            {"condition": "poisoned", "failsSaves": ["con_save"]}
+        )
+
+    game = Game.new(variant("fifth-age", failing), {"Ilse": ILSE})
+    turn = played(game, '[sheet: op="condition" who="Ilse" condition="poisoned" active="true"]')
+    # Initiative 5 and 15, then only the breath's damage: 3 and 4.
+    turn = played(turn.game, '[fight: op="begin" against="spore-caller"]', 5, 15, 3, 4)
+    assert "Constitution save fails unrolled (Poisoned) vs 12: failed; damage (3 4) +0 = 7" in (
+        turn.receipts[0].detail
+    )

@@ -16,14 +16,14 @@ from ...ruleset.catalogs import CATALOG_MARK
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import AbilitySource
 from ...ruleset.loader import Ruleset
-from ...ruleset.resolution import DicePool
 from ...sheet.build import list_rows
 from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from ..entries import Owned, Paid, owned_entries, pay
 from ..outcome import Outcome
 from .encounter import Combatant
-from .rolls import Option, Strike, abilities_of, adjust, modifiers, penalty, rounds_of
+from .rolls import Option, SaveAsk, Strike, abilities_of, adjust, modifiers, penalty, rounds_of
+from .saves import saving_throw
 
 RUN = ("attack", "heal", "debuff")
 
@@ -102,11 +102,17 @@ def _strike(
 ) -> Strike | None:
     mechanics = owned.entry.mechanics
     assert mechanics is not None
-    if mechanics.kind != "attack" or mechanics.amount is None or mechanics.save is not None:
+    if mechanics.kind != "attack" or mechanics.amount is None:
         return None
     dice = parse_dice(mechanics.amount.dice) if mechanics.amount.dice else (0, 0, 0)
     if dice is None:
         return None
+    asks = None
+    if mechanics.save is not None:
+        if source.save_difficulty is None:
+            return None  # a save against nothing is not run
+        difficulty = int(view.read(source.save_difficulty))
+        asks = SaveAsk(mechanics.save.save, difficulty, mechanics.save.on_success)
     ref = source.to_hit
     to_hit = int(view.read(ref)) if ref is not None else 0
     rolls_with = abilities_of(ruleset, ref.kind, ref.target) if ref is not None else set()
@@ -117,7 +123,12 @@ def _strike(
     )
     flat = dice[2] + (mechanics.amount.flat or 0)
     auto = bool(mechanics.auto_hit) or not mechanics.attack_roll
-    return Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto)
+    applies = tuple(
+        (str(a["condition"]), rounds_of(a.get("duration")))
+        for a in mechanics.applies or ()
+        if isinstance(a.get("condition"), str)
+    )
+    return Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto, applies, asks)
 
 
 def runs(option: Option) -> bool:
@@ -166,27 +177,21 @@ def afflict(
     dice: Dice,
     round_: int,
 ) -> tuple[Combatant, str]:
-    """A debuff: the target's save (an opponent's `saves` against the list's `saveDifficulty`,
-    thrown as a check of the ruleset's kind), and on a failed one (or none asked) the conditions
-    it `applies`, each for its rounds. The target as it now stands, and what happened."""
+    """A debuff: the target's save against the list's `saveDifficulty` (`saves.py`), and on a
+    failed one (or none asked) the conditions it `applies`, each for its rounds; a save that
+    holds keeps them all off, whatever its `onSuccess`. The target as it now stands, and what
+    happened."""
     ruleset = game.ruleset
     assert ruleset is not None and option.owned is not None
     mechanics = option.owned.entry.mechanics
     assert mechanics is not None
-    head = f"{actor.name} {option.label}"
+    head = f"{actor.name} {option.label} at {target.name}"
     save = mechanics.save
-    if save is not None and target.side == "enemy":
-        difficulty = _difficulty(game, actor, option)
-        saved, words = _save(ruleset, target, save.save, difficulty, dice)
-        named = ruleset.index.saves.get(save.save)
-        label = named.label if named is not None else save.save
-        label += "" if "save" in label.casefold() else " save"
-        head += f" at {target.name}: {label} {words}"
-        if saved and save.on_success == "negates":
-            return target, head + ": saved"
-        head += ": failed" if not saved else ": saved"
-    else:
-        head += f" at {target.name}"
+    if save is not None:
+        thrown = saving_throw(game, target, save.save, _difficulty(game, actor, option), dice)
+        head += f": {thrown.words}"
+        if thrown.held:
+            return target, head
     applied = []
     for entry in mechanics.applies or ():
         condition = entry.get("condition")
@@ -225,25 +230,3 @@ def _difficulty(game: StateReads, actor: Combatant, option: Option) -> int:
         return 0
     character = next(c for c in game.characters if c.key == actor.id)
     return int(character.view(ruleset, game.live_of(character)).read(source.save_difficulty))
-
-
-def _save(
-    ruleset: Ruleset, target: Combatant, save: str, difficulty: int, dice: Dice
-) -> tuple[bool, str]:
-    saves = (target.block or {}).get("saves") or {}
-    bonus = saves.get(save, 0) if isinstance(saves, Mapping) else 0
-    bonus = bonus if isinstance(bonus, int) and not isinstance(bonus, bool) else 0
-    resolution = ruleset.definition.resolution
-    if isinstance(resolution, DicePool):
-        size = min(resolution.pool.max, max(resolution.pool.min, bonus))
-        faces = dice.roll(size, resolution.die.sides)
-        successes = sum(1 for face in faces if face >= resolution.target.default)
-        words = f"({' '.join(map(str, faces))}) = {successes} vs {difficulty}"
-        return successes >= difficulty, words
-    combat = ruleset.definition.combat
-    assert combat is not None
-    thrown = combat.attack_roll.dice if combat.attack_roll is not None else None
-    faces = dice.roll(thrown.count, thrown.sides) if thrown is not None else []
-    total = sum(faces) + bonus
-    words = f"({' '.join(map(str, faces))}) {bonus:+d} = {total} vs {difficulty}"
-    return total >= difficulty, words

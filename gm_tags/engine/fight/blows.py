@@ -15,9 +15,11 @@ from ...ruleset.combat import Combat
 from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
 from ...state import StateReads
+from .abilities import put_on
 from .encounter import Combatant
 from .health import damage_kind, hurt
 from .rolls import Option, Strike, held_modifiers, modifiers
+from .saves import after_save, saving_throw
 
 
 @dataclass(frozen=True)
@@ -42,8 +44,10 @@ def strike(
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None and option.strike
     combat, blow = ruleset.definition.combat, option.strike
-    defense = defense_of(game, target)
     head = f"{attacker.name} {option.label} at {target.name}: "
+    if blow.save is not None:
+        return _saved_against(game, target, blow, dice, round_, head)
+    defense = defense_of(game, target)
     if combat.kind == "dice-pool":
         resolution = ruleset.definition.resolution
         assert isinstance(resolution, DicePool)
@@ -57,18 +61,66 @@ def strike(
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _sum_damage(combat, blow, critical, dice)
     words += ": critical" if combat.kind != "dice-pool" and critical else ": hit"
+    return _landed(game, target, blow, dice, round_, head + words, (points, damage_words))
+
+
+def _saved_against(
+    game: StateReads, target: Combatant, blow: Strike, dice: Dice, round_: int, head: str
+) -> Blow:
+    """A blow that asks a save instead of a to-hit roll: the target throws it (`saves.py`), then
+    the damage is thrown and a save that held halves it or takes it all (`onSuccess`); the
+    conditions it puts on come only with a failed save."""
+    assert blow.save is not None
+    thrown = saving_throw(game, target, blow.save.save, blow.save.difficulty, dice)
+    if thrown.held and blow.save.on_success == "negates":
+        line = head + thrown.words
+        return Blow(target, line, False, line)
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    combat = ruleset.definition.combat
+    if not blow.dice[0] and not blow.damage_bonus:
+        changed = target if thrown.held else _conditions_after(game, target, blow.applies, round_)
+        line = head + thrown.words
+        return Blow(changed, line, False, line)
+    if combat.kind == "dice-pool":
+        points, damage_words = _pool_damage(combat, blow, 0, dice)
+    else:
+        points, damage_words = _sum_damage(combat, blow, False, dice)
+    points, halved = after_save(points, thrown.held, blow.save.on_success)
+    damage = (points, damage_words + halved)
+    applies = () if thrown.held else blow.applies
+    return _landed(
+        game, target, replace(blow, applies=applies), dice, round_, head + thrown.words, damage
+    )
+
+
+def _landed(
+    game: StateReads,
+    target: Combatant,
+    blow: Strike,
+    dice: Dice,
+    round_: int,
+    said: str,
+    damage: tuple[int, str],
+) -> Blow:
+    """A blow that landed: its damage through resistance and soak onto the target's health, and
+    the conditions it puts on (and takes off, where any of it was dealt)."""
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    combat = ruleset.definition.combat
+    points, damage_words = damage
     kind = damage_kind(combat, blow.damage_type)
     points, resisted = _resisted(target, blow.damage_type, points)
     soaked, soak_words = _soak(ruleset, combat, game, target, kind, dice)
     dealt = max(0, points - soaked)
-    parts = [head + words, f"{damage_words} = {points}{resisted}{soak_words}, dealt {dealt}"]
+    parts = [said, f"{damage_words} = {points}{resisted}{soak_words}, dealt {dealt}"]
     hurt_by = hurt(game, target, dealt, kind)
     changed = hurt_by.combatant
-    if dealt > 0:
-        changed = _conditions_after(game, ruleset, changed, blow.applies, round_)
+    if dealt > 0 or (blow.save is not None and blow.applies):
+        changed = _conditions_after(game, changed, blow.applies, round_, ends=dealt > 0)
     left = hurt_by.now + (" (down)" if hurt_by.down else "")
     parts.append(left)
-    return Blow(changed, "; ".join(parts), hurt_by.down, f"{head}{words}, dealt {dealt}; {left}")
+    return Blow(changed, "; ".join(parts), hurt_by.down, f"{said}, dealt {dealt}; {left}")
 
 
 def defense_of(game: StateReads, target: Combatant) -> int:
@@ -200,33 +252,34 @@ def _die_sides(ruleset: Ruleset) -> int:
 
 def _conditions_after(
     game: StateReads,
-    ruleset: Ruleset,
     target: Combatant,
     applies: tuple[tuple[str, int | None], ...],
     round_: int,
+    *,
+    ends: bool = False,
 ) -> Combatant:
-    """A landed blow's conditions onto a party member's sheet (one lasting N rounds comes off as
-    the holder's turn begins N rounds on), and the ones that end on damage taken off."""
-    if target.side != "party":
-        return target
-    combat = ruleset.definition.combat
-    assert combat is not None
-    character = next(c for c in game.characters if c.key == target.id)
-    live = game.live_of(character)
-    timed = dict(target.timed)
-    ending = {r.condition for r in combat.conditions or () if "ends-on-damage" in r.effects}
-    for condition in live.conditions:
-        if condition in ending:
-            live = live.with_condition(condition, False)
-            timed.pop(condition, None)
+    """A blow's conditions onto its target (a party member's sheet, an opponent's own list; one
+    lasting N rounds comes off as the holder's turn begins N rounds on), and, where it dealt
+    damage (`ends`), the party member's conditions that end on damage taken off."""
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    if target.side == "party" and ends:
+        character = next(c for c in game.characters if c.key == target.id)
+        live = game.live_of(character)
+        timed = dict(target.timed)
+        combat = ruleset.definition.combat
+        ending = {r.condition for r in combat.conditions or () if "ends-on-damage" in r.effects}
+        for condition in live.conditions:
+            if condition in ending:
+                live = live.with_condition(condition, False)
+                timed.pop(condition, None)
+        if live is not game.live_of(character):
+            game.with_live(character.key, live)
+        target = replace(target, timed=MappingProxyType(timed))
     for condition, rounds in applies:
         if condition in ruleset.index.conditions:
-            live = live.with_condition(condition, True)
-            if rounds is not None:
-                timed[condition] = max(timed.get(condition, 0), round_ + rounds)
-    if live is not game.live_of(character):
-        game.with_live(character.key, live)
-    return replace(target, timed=MappingProxyType(timed))
+            target = put_on(game, target, condition, rounds, round_)
+    return target
 
 
 def _faces(faces: list[int]) -> str:

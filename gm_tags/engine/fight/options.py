@@ -19,7 +19,7 @@ from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from .abilities import ability_options
 from .encounter import Combatant
-from .rolls import Option, Strike, adjust, held_modifiers, modifiers, penalty, rounds_of
+from .rolls import Option, SaveAsk, Strike, adjust, held_modifiers, modifiers, penalty, rounds_of
 
 
 def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
@@ -152,9 +152,14 @@ def _sequence(action: Mapping[str, Any], single: Mapping[str, Option]) -> tuple[
 
 
 def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
+    """A blow with one of an opponent's actions: None for one with no damage of its own that
+    asks no save (a `sequence`, or something the fight does not run)."""
     damage = action.get("damage")
+    asks = _creature_save(action)
     if not isinstance(damage, Mapping):
-        return None
+        if asks is None:
+            return None
+        damage = {}
     dice = parse_dice(damage.get("dice")) if damage.get("dice") else (0, 0, 0)
     if dice is None:
         return None
@@ -170,7 +175,18 @@ def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
     )
     kind = damage.get("type") if isinstance(damage.get("type"), str) else None
     to_hit = _number(action.get("toHit"))
-    return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, action.get("autoHit") is True, applies)
+    auto = action.get("autoHit") is True
+    return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, auto, applies, asks)
+
+
+def _creature_save(action: Mapping[str, Any]) -> SaveAsk | None:
+    """The save an opponent's action asks instead of a to-hit roll (`save`), against the
+    difficulty its block writes (`save.difficulty`, else the action's `saveDifficulty`)."""
+    save = action.get("save")
+    if not isinstance(save, Mapping) or not isinstance(save.get("save"), str):
+        return None
+    difficulty = save.get("difficulty", action.get("saveDifficulty"))
+    return SaveAsk(str(save["save"]), _number(difficulty), str(save.get("onSuccess", "negates")))
 
 
 def held_back(ruleset: Ruleset, view: SheetView) -> bool:

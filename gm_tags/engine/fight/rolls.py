@@ -17,6 +17,17 @@ Kind = Literal["attack", "ability", "heal", "end-turn"]
 
 
 @dataclass(frozen=True)
+class SaveAsk:
+    """A save a blow asks of its target instead of a to-hit roll: the save's id, the number to
+    meet, and what a save that holds does (`half` the damage, `negates` it all, `none`: only
+    the conditions are kept off)."""
+
+    save: str
+    difficulty: int
+    on_success: str
+
+
+@dataclass(frozen=True)
 class Strike:
     """What one blow is built from. `to_hit` is a modifier on a sum, or the dice of a pool."""
 
@@ -27,6 +38,7 @@ class Strike:
     auto_hit: bool = False
     # The conditions a landed blow puts on, each with the rounds it lasts (None: until cleared).
     applies: tuple[tuple[str, int | None], ...] = ()
+    save: SaveAsk | None = None
 
 
 @dataclass(frozen=True)

@@ -227,6 +227,13 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "toHit": "Its attack bonus (or dice, in a dice-pool fight).",
         "autoHit": "Whether it hits without a throw.",
         "damage": "What it deals.",
+        "save": "A save each target throws instead of a to-hit roll, and what a success does.",
+        "saveDifficulty": "What a save it asks is thrown against, where `save` gives none.",
+    },
+    "CreatureSave": {
+        "save": "The save thrown (`sheet.saves[]`).",
+        "difficulty": "What the save is thrown against.",
+        "onSuccess": "What a successful save does: `none`, `half` or `negates`.",
     },
     "CreatureDamage": {
         "dice": "Dice thrown, such as `2d6`.",
