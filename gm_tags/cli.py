@@ -71,7 +71,7 @@ def _reporting_input_errors(run: Command) -> Command:
 
     @functools.wraps(run)
     def guarded(args: argparse.Namespace, out: TextIO) -> int:
-        from .errors import GameDocumentError, RulesetError, SourceError
+        from .errors import GameDocumentError, RulesetError, SettingError, SourceError
         from .history import HistoryError
 
         try:
@@ -79,7 +79,7 @@ def _reporting_input_errors(run: Command) -> Command:
         except (RulesetError, GameDocumentError, HistoryError) as error:
             print(error, file=sys.stderr)
             return REFUSED
-        except SourceError as error:
+        except (SourceError, SettingError) as error:
             print(error, file=sys.stderr)
             return UNREADABLE
 

@@ -3,7 +3,8 @@
     GmTagsError
     ├── RulesetError        a ruleset (or package) was refused; `.problems` lists every problem
     ├── GameDocumentError   a game document does not fit its ruleset; `.problems` as above
-    └── SourceError         a path could not be read, or held no JSON
+    ├── SourceError         a path could not be read, or held no JSON
+    └── SettingError        a setting cannot be used (an environment variable it names is unset)
 
 Command refusals are not exceptions: they are receipts with a reason code (see `gm_tags.reasons`).
 Nothing a model writes raises out of `Game.apply_reply`.
@@ -63,3 +64,8 @@ class GameDocumentError(_ProblemsError):
 
 class SourceError(GmTagsError):
     """A file or folder could not be read, or did not hold JSON."""
+
+
+class SettingError(GmTagsError):
+    """A setting a program was given cannot be used: an environment variable it names is not
+    set, a server was given nothing to serve."""

@@ -1,62 +1,50 @@
-"""`gm-tags proxy`: an OpenAI-compatible hop between a chat front-end and its model.
+"""`gm-tags proxy`: a hop between a chat front-end and its model, in the front-end's own protocol.
 
-`POST /v1/chat/completions` finds the chat and the snapshot from the transcript, adds the game's
-prompt, asks the upstream, applies the reply's tags (each as it closes, when streaming) and
-answers with the narration, the receipts and the rewritten reply under `gm_tags`. `GET
-/v1/models` is passed through. Errors come back in the OpenAI shape (`{"error": {...}}`) with
-the upstream's status, and change no game. docs/proxy.md has the whole story.
+The app is short: the protocol-neutral hop (`gm_tags.proxy.hop`: the chats, the upstreams), each
+protocol's routes (`gm_tags.proxy.protocols`: OpenAI's chat completions, Anthropic's Messages),
+`GET /health`, the guard every request passes, and error handlers that answer a `ProxyError` or
+an unreachable upstream in the shape of the protocol the request came in on. docs/proxy.md has
+the whole story.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import SourceError
+from ..errors import SettingError, SourceError
 from ..game import Game
-from ..guard.http import Guard, Policy, host_names
+from ..guard.http import Guard, Policy, Refuse, host_names
 from ..guard.keys import Keys
 from ..ruleset import load_ruleset
 from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
 from ..storage import open_store
-from .chats import ProxyChats, not_stored
-from .landings import Landings
-from .messages import upstream_messages
-from .relay import PendingTurn, completed, events, relayed
-from .requests import Refused, checked, read_body
-from .transcript import chat_key, conversation, impersonating, key_of
+from .chats import ProxyChats
+from .failures import INVALID, UNAUTHORIZED, ProxyError, upstream_failure
+from .hop import CHAT_HEADER, MAX_REPLY, Hop, Protocol, Upstream
+from .protocols import openai
 from .upstream import upstream_client
 
-CHAT_HEADER = "x-gm-chat"
-# The longest reply kept, in characters (`--max-reply`): an upstream that never ends is cut here.
-MAX_REPLY = 100_000
-# Headers of the client's request the upstream gets as they are.
-_FORWARDED = ("authorization", "openai-organization", "openai-project")
+__all__ = ["CHAT_HEADER", "MAX_REPLY", "create_proxy_app"]
 
-
-def error(
-    status: int, message: str, kind: str, param: str | None = None, code: str | None = None
-) -> JSONResponse:
-    """An error as OpenAI-compatible clients read it."""
-    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
-    return JSONResponse(body, status_code=status)
+PROTOCOLS: tuple[Protocol, ...] = (openai.PROTOCOL,)
 
 
 def create_proxy_app(
-    upstream: str,
+    upstream: str | None,
     ruleset: str | Path,
     db: str | Path = DEFAULT_DB,
     *,
@@ -72,128 +60,125 @@ def create_proxy_app(
     """The proxy to `upstream` (a base URL or `replay:SESSION.jsonl`) for chats under `ruleset`,
     kept in the store at `db`; a new chat starts from `game` (a game document) or the ruleset's
     defaults. `upstream_key_env` names an environment variable whose key replaces the client's
-    `Authorization`. `budget` cuts the rules reference to that many tokens; `max_reply` cuts a
-    reply that runs longer (in characters); `show_outcomes` adds a line of what the engine did
-    to the narration (`gm_tags.proxy.outcomes`). With `keys`, every request needs one
-    (`Authorization: Bearer KEY`) and reaches only its tenant's chats, and its Authorization goes
-    no further: the upstream gets `upstream_key_env`'s key, or none. The Host header must be a
-    loopback name or one of `allowed_hosts`."""
+    `Authorization` (a `SettingError` when it is not set). `budget` cuts the rules reference to
+    that many tokens; `max_reply` cuts a reply that runs longer (in characters);
+    `show_outcomes` adds a line of what the engine did to the narration
+    (`gm_tags.proxy.outcomes`). With `keys`, every request needs one (`Authorization: Bearer
+    KEY`) and reaches only its tenant's chats, and its credentials go no further: the upstream
+    gets `upstream_key_env`'s key, or none. The Host header must be a loopback name or one of
+    `allowed_hosts`."""
+    if upstream is None:
+        raise SettingError("the proxy needs an upstream to forward to")
+    key = _key(upstream_key_env)
     loaded = load_ruleset(ruleset)
     start = Game.new(loaded)
     if game is not None:
         start = Game.from_document(loaded, _document(Path(game)))
+    upstreams = {openai.NAME: Upstream(upstream_client(upstream, timeout), key)}
     served = ServedChats(lambda: open_store(db))
     served.open()
     chats = ProxyChats(served, {"path": str(Path(ruleset).resolve())}, start)
-    landings = Landings()
-    client = upstream_client(upstream, timeout)
-    key = os.environ.get(upstream_key_env, "") if upstream_key_env else None
-    if upstream_key_env and not key:
-        raise SystemExit(f"the environment variable {upstream_key_env} is not set")
-
-    def headers_for(request: Request) -> dict[str, str]:
-        # With keys, the client's credentials are gm-tags' own: none of them goes upstream.
-        forwarded = () if keys is not None else _FORWARDED
-        headers = {name: request.headers[name] for name in forwarded if name in request.headers}
-        if key is not None:
-            headers["authorization"] = f"Bearer {key}"
-        return headers
-
-    async def models(request: Request) -> Response:
-        try:
-            answer = await client.get("models", headers=headers_for(request))
-        except httpx2.HTTPError as failure:
-            return _failed(failure)
-        return _passed(answer)
-
-    async def completions(request: Request) -> Response:
-        try:
-            body = checked(await read_body(request))
-        except Refused as refused:
-            return error(refused.status, refused.message, "invalid_request_error", refused.param)
-        messages = body["messages"]
-        said = conversation(messages)
-        stream = bool(body.get("stream"))
-        headers = headers_for(request)
-        if not said:
-            why = "the request holds no user or assistant message: passed on as it is"
-            return await _passed_on(client, body, headers, not_stored("none", why))
-        if impersonating(messages):
-            why = "the model writes the player's next line (impersonate): nothing is applied"
-            return await _passed_on(client, body, headers, not_stored("impersonate", why))
-        named = request.headers.get(CHAT_HEADER) or body.get("user")
-        named = named if isinstance(named, str) else None
-        tenant = chats.for_tenant(request.state.tenant)
-        # An earlier stream on this chat (one the client just stopped) lands first.
-        await landings.settled(request.state.tenant, chat_key(named, said) if named else None)
-        plan = await anyio.to_thread.run_sync(tenant.plan, named, said)
-        choices = body.get("n") or 1
-        if choices > 1 and plan.action == "continue":
-            return error(
-                400, "a continue takes one reply: n must be 1", "invalid_request_error", "n"
-            )
-        forwarded = {**body, "messages": upstream_messages(messages, plan.game, budget)}
-        turn = PendingTurn(tenant, named, said, plan, choices=choices, show_outcomes=show_outcomes)
-        if stream:
-            # Registered now, not when the stream ends or is stopped: no request on this chat
-            # is planned before the reply lands.
-            turn.landing = landings.begin(request.state.tenant, key_of(plan.line), turn)
-        outgoing = client.build_request("POST", "chat/completions", json=forwarded, headers=headers)
-        try:
-            answer = await client.send(outgoing, stream=stream)
-        except httpx2.HTTPError as failure:
-            turn.settle()
-            return _failed(failure)
-        if answer.status_code >= 400:
-            turn.settle()
-            await answer.aread()
-            await answer.aclose()
-            return _passed(answer)
-        if stream:
-            return StreamingResponse(
-                events(answer, turn, max_reply),
-                media_type="text/event-stream",
-                headers=_NO_BUFFERING,
-            )
-        try:
-            # Reading, applying and writing a whole reply: off the loop.
-            completion = await anyio.to_thread.run_sync(completed, answer.json(), turn, max_reply)
-        except ValueError:
-            completion = None
-        if completion is None:
-            return error(502, "the upstream answered with no completion", "upstream_error")
-        return JSONResponse(completion)
-
-    async def health(_: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+    hop = Hop(
+        chats,
+        upstreams,
+        keys=keys,
+        budget=budget,
+        max_reply=max_reply,
+        show_outcomes=show_outcomes,
+    )
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            await client.aclose()
-            served.close()
+            await hop.aclose()
 
     policy = Policy(keys=keys, allowed_hosts=host_names(allowed_hosts), open_paths={"/health"})
-    return Starlette(
-        routes=[
-            Route("/v1/chat/completions", completions, methods=["POST"]),
-            Route("/v1/models", models, methods=["GET"]),
-            Route("/health", health, methods=["GET"]),
-        ],
-        middleware=[Middleware(Guard, policy=policy, refuse=_refused)],
+    routes: list[BaseRoute] = [route for protocol in PROTOCOLS for route in protocol.routes]
+    app = Starlette(
+        routes=[*routes, Route("/health", health, methods=["GET"])],
+        middleware=[Middleware(ProtocolGuard, policy=policy, protocols=PROTOCOLS)],
+        exception_handlers={ProxyError: _failed, httpx2.HTTPError: _unreachable},
         lifespan=lifespan,
     )
+    app.state.hop = hop
+    return app
 
 
-def _refused(status: int, code: str, detail: str) -> Response:
-    """A refusal of the guard (gm_tags.guard.http) in the OpenAI shape."""
-    kind = "authentication_error" if status == 401 else "invalid_request_error"
-    return error(status, detail, kind, code=code)
+async def health(_: Request) -> Response:
+    return JSONResponse({"status": "ok"})
 
 
-_NO_BUFFERING = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+class ProtocolGuard:
+    """The guard every request passes (`gm_tags.guard.http`), refusing in the shape of the
+    protocol the request's path speaks; a key a protocol's clients send in their own header
+    (`Protocol.key_header`) counts as `Authorization: Bearer KEY`."""
+
+    def __init__(self, app: ASGIApp, policy: Policy, protocols: Sequence[Protocol]) -> None:
+        self.guards: dict[str, tuple[Guard, str | None]] = {}
+        for protocol in protocols:
+            guard = Guard(app, policy, _refusal_in(protocol))
+            for route in protocol.routes:
+                self.guards[getattr(route, "path", "")] = (guard, protocol.key_header)
+        self.fallback = Guard(app, policy, _refusal_in(protocols[0]))
+        self.keyed = policy.keys is not None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        guard, key_header = self.guards.get(scope.get("path", ""), (self.fallback, None))
+        if key_header is not None and self.keyed and scope["type"] == "http":
+            scope = _with_bearer(scope, key_header.encode("latin-1"))
+        await guard(scope, receive, send)
+
+
+def _with_bearer(scope: Scope, header: bytes) -> Scope:
+    """`scope` with the key in `header` as its Authorization, when it sends no Authorization."""
+    headers = list(scope["headers"])
+    names = {name.lower() for name, _ in headers}
+    if b"authorization" in names:
+        return scope
+    key = next((value for name, value in headers if name.lower() == header), None)
+    if key is None:
+        return scope
+    return {**scope, "headers": [*headers, (b"authorization", b"Bearer " + key)]}
+
+
+def _refusal_in(protocol: Protocol) -> Refuse:
+    def refuse(status: int, code: str, detail: str) -> Response:
+        kind = UNAUTHORIZED if status == 401 else INVALID
+        return protocol.error(ProxyError(status, detail, kind, code=code))
+
+    return refuse
+
+
+# Which protocol a path speaks; any other path (a 404, /health) answers in the first one's shape.
+_SPOKEN = {
+    getattr(route, "path", ""): protocol for protocol in PROTOCOLS for route in protocol.routes
+}
+
+
+def _shape(request: Request) -> Protocol:
+    return _SPOKEN.get(request.url.path, PROTOCOLS[0])
+
+
+async def _failed(request: Request, failure: Exception) -> Response:
+    assert isinstance(failure, ProxyError)
+    return _shape(request).error(failure)
+
+
+async def _unreachable(request: Request, failure: Exception) -> Response:
+    assert isinstance(failure, httpx2.HTTPError)
+    return _shape(request).error(upstream_failure(failure))
+
+
+def _key(variable: str | None) -> str | None:
+    """The key in the environment variable `variable` names, or None when it names none."""
+    if variable is None:
+        return None
+    key = os.environ.get(variable, "")
+    if not key:
+        raise SettingError(f"the environment variable {variable} is not set")
+    return key
 
 
 def _document(path: Path) -> dict[str, Any]:
@@ -206,52 +191,3 @@ def _document(path: Path) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise SourceError(f"{path}: a game document is a JSON object")
     return document
-
-
-async def _passed_on(
-    client: httpx2.AsyncClient,
-    body: dict[str, Any],
-    headers: dict[str, str],
-    summary: dict[str, Any],
-) -> Response:
-    """A request the proxy takes no turn from, sent on as it is; the answer comes back as it
-    is, with `summary` as `gm_tags`."""
-    stream = bool(body.get("stream"))
-    outgoing = client.build_request("POST", "chat/completions", json=body, headers=headers)
-    try:
-        answer = await client.send(outgoing, stream=stream)
-    except httpx2.HTTPError as failure:
-        return _failed(failure)
-    if answer.status_code >= 400 or not stream:
-        await answer.aread()
-        await answer.aclose()
-        passed = _passed(answer)
-        if answer.status_code < 400 and isinstance(passed, JSONResponse):
-            completion = json.loads(bytes(passed.body))
-            if isinstance(completion, dict):
-                return JSONResponse({**completion, "gm_tags": summary})
-        return passed
-    return StreamingResponse(
-        relayed(answer, summary), media_type="text/event-stream", headers=_NO_BUFFERING
-    )
-
-
-def _passed(answer: httpx2.Response) -> Response:
-    """The upstream's answer as it is when it is JSON, else an OpenAI-shaped error with its
-    status."""
-    try:
-        body = answer.json()
-    except ValueError:
-        body = None
-    if answer.status_code >= 400 and not (isinstance(body, dict) and "error" in body):
-        text = answer.text[:500] or answer.reason_phrase
-        return error(answer.status_code, f"upstream: {text}", "upstream_error")
-    if body is None:
-        return error(502, "the upstream answered with something that is not JSON", "upstream_error")
-    return JSONResponse(body, status_code=answer.status_code)
-
-
-def _failed(failure: httpx2.HTTPError) -> Response:
-    if isinstance(failure, httpx2.TimeoutException):
-        return error(504, "the upstream did not answer in time", "timeout", code="upstream_timeout")
-    return error(502, f"the upstream cannot be reached: {failure}", "upstream_error")

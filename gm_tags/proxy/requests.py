@@ -1,6 +1,7 @@
-"""What the proxy accepts: a chat-completions request read within the size limit and checked
-before anything is looked up or stored. A request that does not hold is refused with a 400 (a
-413 for its size) in the OpenAI shape, and nothing of it is kept."""
+"""What the proxy accepts: a request read within the size limit (any protocol), and a
+chat-completions request checked before anything is looked up or stored. A request that does not
+hold is refused with a 400 (a 413 for its size) in its protocol's shape, and nothing of it is
+kept."""
 
 from __future__ import annotations
 
@@ -12,18 +13,18 @@ from starlette.requests import Request
 
 from ..service.models import MAX_BODY_BYTES
 from ..text import lone_surrogate_at
+from .failures import INVALID, ProxyError
 
 # As many choices as one request may ask for (`n`): each is applied and stored as a swipe.
 MAX_CHOICES = 8
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
 
-class Refused(Exception):
+class Refused(ProxyError):
     """A request the proxy does not take: the status and the message the client gets."""
 
     def __init__(self, status: int, message: str, param: str | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.param = status, message, param
+        super().__init__(status, message, INVALID, param)
 
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:

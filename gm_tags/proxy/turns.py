@@ -1,0 +1,76 @@
+"""One request's turn on the hop, whatever the protocol: the reply streams (one per choice), and
+the turn written once, whether its replies finished or were cut off."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game
+from ..pipeline import Turn
+from ..stream import ReplyStream
+from .chats import Landed, ProxyChats, not_stored
+from .landings import Landing
+from .outcomes import outcomes_line
+from .plan import Plan
+from .transcript import Said
+
+
+class PendingTurn:
+    """One request's turn: written once, whether its replies finished or were cut off. A
+    streamed one holds its `landing` (`gm_tags.proxy.landings`) until then."""
+
+    def __init__(
+        self,
+        chats: ProxyChats,
+        named: str | None,
+        said: Sequence[Said],
+        plan: Plan,
+        *,
+        choices: int = 1,
+        show_outcomes: bool = False,
+    ) -> None:
+        self.chats, self.named, self.said, self.plan = chats, named, said, plan
+        self.show_outcomes = show_outcomes
+        continues = plan.action == "continue"
+        self.streams = [plan.game.stream(continues=continues) for _ in range(choices)]
+        self._lock = threading.Lock()
+        self.landed: Landed | None = None
+        self.written = False
+        self.landing: Landing | None = None  # a stream's, registered by the app
+
+    def land(self, stopped: bool) -> Landed | None:
+        """Write the replies as far as they came (None when none holds any text: a tool call)."""
+        with self._lock:
+            try:
+                if not self.written:
+                    self.written = True
+                    if any(stream.text for stream in self.streams):
+                        replies = [(s.text, _turn_of(s, stopped)) for s in self.streams]
+                        self.landed = self.chats.land(self.named, self.said, self.plan, replies)
+            finally:
+                self.settle()
+            return self.landed
+
+    def settle(self) -> None:
+        """Requests waiting for this turn's landing go on: it is written, or will not be."""
+        if self.landing is not None:
+            self.landing.done()
+
+    def summary(self, stopped: bool) -> dict[str, Any]:
+        if self.landed is None:
+            return not_stored(self.plan.action, "the reply holds no text to apply")
+        return self.landed.summary(stopped=stopped)
+
+    def shown_after(self, index: int) -> str:
+        """The outcomes line for choice `index` (`--show-outcomes`), or ""."""
+        if not self.show_outcomes or self.landed is None:
+            return ""
+        turn = self.landed.turns[index]
+        return outcomes_line(receipt.to_dict() for receipt in turn.receipts)
+
+
+def _turn_of(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
+    turn = stream.stop() if stopped else stream.finish()[1]
+    return turn
