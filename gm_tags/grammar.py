@@ -5,31 +5,44 @@ and only when a reply is first read.
 (the parser's fixed cost paid once a reply); `read_tag(text)` parses one with the `tag` rule. An
 inline transformer builds each tag's items while Lark parses (no tree). `read_branch(text)` does
 the same for a check's branch. The scanner's pattern for where a tag opens is composed of the
-grammar's own TAG_NAME and COLON terminals. The grammar ships inside the wheel (`grammar/` is
-mapped to `gm_tags/grammar/`); a source checkout reads it from beside the package.
+grammar's own TAG_NAME and COLON terminals. The tag names are `gm_tags.syntax.tag_names()`: the
+grammar file's, and those of families registered beyond them, which the parser built for them adds
+to TAG_NAME (`%override`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
+
+from .syntax import (
+    CLOSING_QUOTE,
+    COLON,
+    OUTCOME,
+    TAG_NAME,
+    grammar_tag_names,
+    grammar_text,
+    tag_names,
+)
 
 if TYPE_CHECKING:
     from lark import Lark
 
-GRAMMAR_FILE = "tags.lark"
-
-_CLOSING_QUOTE = {
-    '"': '"',
-    "'": "'",
-    "\u201c": "\u201d",
-    "\u2018": "\u2019",
-    "\u300c": "\u300d",
-    "\u300e": "\u300f",
-}
+__all__ = [
+    "Item",
+    "ParsedBranch",
+    "ParsedTag",
+    "branch_pattern",
+    "grammar_text",
+    "opening",
+    "read_branch",
+    "read_tag",
+    "read_tags",
+    "tag_parser",
+    "terminal_pattern",
+    "unquoted",
+]
 
 
 class Item(NamedTuple):
@@ -51,25 +64,29 @@ class ParsedBranch(NamedTuple):
     text_at: int  # where the branch's text starts in it (its closing bracket when it has none)
 
 
-def grammar_text() -> str:
-    packaged = resources.files("gm_tags").joinpath("grammar", GRAMMAR_FILE)
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    checkout = Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
-    return checkout.read_text(encoding="utf-8")
-
-
 def unquoted(value: str) -> str:
-    if len(value) >= 2 and _CLOSING_QUOTE.get(value[0]) == value[-1]:
+    if len(value) >= 2 and CLOSING_QUOTE.get(value[0]) == value[-1]:
         return value[1:-1]
     return value
 
 
-@functools.cache
 def tag_parser() -> Lark:
-    """The LALR parser of `tags`, `tag` and `branch`, built on first use (Lark caches its
-    analysis of the grammar on disk, so a new process builds it in a fraction of the time),
-    reading the words `TagLexer` cuts from the grammar's terminals."""
+    """The LALR parser of `tags`, `tag` and `branch` for the tag names known now, built on first
+    use (Lark caches its analysis of the grammar on disk, so a new process builds it in a
+    fraction of the time), reading the words `TagLexer` cuts from the grammar's terminals."""
+    return _parser(tag_names())
+
+
+def _grammar(names: tuple[str, ...]) -> str:
+    """The grammar file, with TAG_NAME taking `names` where they are not the file's own."""
+    text = grammar_text()
+    if names == grammar_tag_names():
+        return text
+    return text + f"\n%override {TAG_NAME}: /(?i:{'|'.join(names)})/\n"
+
+
+@functools.cache
+def _parser(names: tuple[str, ...]) -> Lark:
     from lark import Lark, Token, Transformer
 
     class Items(Transformer[Token, object]):
@@ -98,7 +115,7 @@ def tag_parser() -> Lark:
     from .lexer import TagLexer
 
     return Lark(
-        grammar_text(),
+        _grammar(names),
         start=["tags", "tag", "branch"],
         parser="lalr",
         lexer=TagLexer,
@@ -129,15 +146,19 @@ def terminal_pattern(name: str) -> str:
     return tag_parser().get_terminal(name).pattern.to_regexp()
 
 
-@functools.cache
 def opening() -> re.Pattern[str]:
     """Where a tag opens: `[`, a tag name and a colon, spaces or tabs between them."""
-    name, colon = terminal_pattern("TAG_NAME"), terminal_pattern("COLON")
+    return _opening(tag_names())
+
+
+@functools.cache
+def _opening(names: tuple[str, ...]) -> re.Pattern[str]:
+    name, colon = terminal_pattern(TAG_NAME), terminal_pattern(COLON)
     return re.compile(rf"\[[ \t]*(?:{name})[ \t]*(?:{colon})")
 
 
 @functools.cache
 def branch_pattern() -> re.Pattern[str]:
     """Where a check's branch stands: as the `branch` rule reads it, on one line."""
-    outcome, colon = terminal_pattern("OUTCOME"), terminal_pattern("COLON")
+    outcome, colon = terminal_pattern(OUTCOME), terminal_pattern(COLON)
     return re.compile(rf"\[[ \t]*(?:{outcome})[ \t]*(?:{colon})[^\]\n]*\]")

@@ -19,17 +19,27 @@ this fed a whole reply, so a stream and a batch narration agree by construction.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .grammar import opening
+from .syntax import longest_tag_name
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
 _CLOSING = frozenset(
     ".,;:!?)]}\u00bb\u201d\u2019\u2026\u0964\u0965\u3001\u3002\uff0c\uff01\uff1f\u300d\u300f\uff09"
 )
-# A `[` at the end that could still become a tag opening (`[`, a tag name, a colon). Tag names
-# are at most 11 letters and underscores (`skill_check`), in any case.
-OPENING_SO_FAR = re.compile(r"\[[ \t]*[A-Za-z_]{0,11}[ \t]*\Z")
+
+
+def opening_so_far() -> re.Pattern[str]:
+    """A `[` at the end that could still become a tag opening (`[`, a tag name, a colon): letters
+    and underscores, in any case, no more than the longest tag name has."""
+    return _opening_so_far(longest_tag_name())
+
+
+@functools.cache
+def _opening_so_far(longest: int) -> re.Pattern[str]:
+    return re.compile(rf"\[[ \t]*[A-Za-z_]{{0,{longest}}}[ \t]*\Z")
 
 
 class Narrator:
@@ -213,7 +223,7 @@ def _open_end(line: str) -> int:
     it (leaving out a formed opening's `[` walks back over them)."""
     end = len(line.rstrip())
     bracket = line.rfind("[", 0, end)
-    if bracket == -1 or OPENING_SO_FAR.match(line, bracket, end) is None:
+    if bracket == -1 or opening_so_far().match(line, bracket, end) is None:
         return end
     while bracket > 0 and line[bracket - 1] in "[ \t":
         bracket -= 1

@@ -17,34 +17,21 @@ from typing import NamedTuple
 
 from .grammar import Item, ParsedTag, read_tag, read_tags
 from .scan import MAX_BODY, Candidate
+from .syntax import (
+    CLOSING_QUOTES,
+    END,
+    EQUALS,
+    KEY,
+    KEY_CHARACTERS,
+    OPENING_QUOTES,
+    TERMINAL_WORDS,
+    VALUE_TERMINALS,
+)
 from .text import lone_surrogate, printable
 
-# What the grammar's terminals are, in words.
-_WORDS = {
-    "KEY": "a key",
-    "EQUAL": "=",
-    "COMMA": ",",
-    "RSQB": "the closing bracket",
-    "TAG_NAME": "a tag name",
-    "COLON": ":",
-}
-_VALUE_TERMINALS = frozenset(
-    {
-        "DOUBLE_QUOTED",
-        "SINGLE_QUOTED",
-        "CURLY_DOUBLE_QUOTED",
-        "CURLY_SINGLE_QUOTED",
-        "CORNER_BRACKETED",
-        "WHITE_CORNER_BRACKETED",
-        "BARE",
-    }
-)
-_OPENING_QUOTES = "\"'\u201c\u2018\u300c\u300e"
-_KEY_BEFORE_EQUALS = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*\Z")
+_KEY_BEFORE_EQUALS = re.compile(rf"({KEY})\s*=\s*\Z")
 # A key standing last before where reading stopped (not the end of a value).
-_KEY_AT_END = re.compile(
-    r"(?<![A-Za-z0-9_\-\"'\u201d\u2019\u300d\u300f])([A-Za-z_][A-Za-z0-9_-]*)\s*\Z"
-)
+_KEY_AT_END = re.compile(rf"(?<![{KEY_CHARACTERS}{re.escape(CLOSING_QUOTES)}])({KEY})\s*\Z")
 # What a refusal shows of the text where reading stopped.
 _WORD = re.compile(r"[^\s\]]{1,20}")
 
@@ -166,15 +153,15 @@ def _diagnosis(text: str, error: object) -> str:
         return "the grammar cannot read it"
     where = f"at column {at + 1}"
     found = text[at : at + 1]
-    if expected & _VALUE_TERMINALS:  # right after "="
+    if expected & VALUE_TERMINALS:  # right after "="
         key = _KEY_BEFORE_EQUALS.search(text, 0, at)
         named = f' of "{key.group(1).lower()}"' if key else ""
-        if found in _OPENING_QUOTES:
+        if found in OPENING_QUOTES:
             return f"{where}: unclosed quote in the value{named}"
         if found == "]":
             return f"{where}: the value{named} is missing after ="
     key = _KEY_AT_END.search(text, 0, at)
-    if "EQUAL" in expected and key is not None and found not in ",]":
+    if EQUALS in expected and key is not None and found not in ",]":
         return f'{where}: expected = after "{key.group(1).lower()}"'
     word = _WORD.match(text, at)
     shown = f'"{printable(word.group())}"' if word else "the closing bracket"
@@ -184,10 +171,12 @@ def _diagnosis(text: str, error: object) -> str:
 def _expected(terminals: set[str]) -> str:
     # After a tag's closing bracket the grammar expects only the end of its text (Lark names no
     # terminal for it).
-    terminals = terminals - {"$END"}
+    terminals = terminals - {END}
     if not terminals:
         return "the end of the tag"
-    words = sorted({"a value" if t in _VALUE_TERMINALS else _WORDS.get(t, t) for t in terminals})
+    words = sorted(
+        {"a value" if t in VALUE_TERMINALS else TERMINAL_WORDS.get(t, t) for t in terminals}
+    )
     quoted = [word if " " in word else f'"{word}"' for word in words]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 

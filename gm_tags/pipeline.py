@@ -162,7 +162,7 @@ def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, in
     was not rolled."""
     spans: list[tuple[int, int]] = []
     at = receipt.end
-    happened = "success" if receipt.ok and receipt.now and _succeeded(receipt.tag) else "failure"
+    happened = "success" if receipt.succeeded else "failure"
     branches = branch_pattern()
     for _ in range(2):
         gap = _AFTER_CHECK.match(reply, at, bound)
@@ -177,10 +177,6 @@ def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, in
             spans.append((found.start(), found.end()))
         at = found.end()
     return spans
-
-
-def _succeeded(tag: str) -> bool:
-    return 'result="success"' in tag or 'result="critical_success"' in tag
 
 
 def _one(
@@ -219,6 +215,7 @@ def _one(
         (tag.start, tag.end),
         tag.raw,
         outcome.tag,
+        outcome.succeeded,
     )
 
 

@@ -45,6 +45,8 @@ class Receipt(NamedTuple):
     end: int
     written: str
     tag: str
+    # A rolled check's: whether it succeeded (None for every other receipt).
+    succeeded: bool | None = None
 
     @classmethod
     def of(
@@ -57,9 +59,11 @@ class Receipt(NamedTuple):
         span: tuple[int, int],
         written: str,
         tag: str | None = None,
+        succeeded: bool | None = None,
     ) -> Receipt:
         tag = tag or render(family, request, now, reason)
-        return cls(family, request, now, reason, detail, span[0], span[1], written, tag)
+        start, end = span
+        return cls(family, request, now, reason, detail, start, end, written, tag, succeeded)
 
     @property
     def ok(self) -> bool:

@@ -20,6 +20,7 @@ import re
 from typing import NamedTuple
 
 from .grammar import opening
+from .syntax import BRACKET_QUOTES, quoted
 
 MAX_BODY = 1500
 
@@ -27,8 +28,7 @@ MAX_BODY = 1500
 # does not end the tag; possessive, so a failed match costs linear time, and unquoted text taken
 # a run at a time rather than a character at a time.
 _QUOTE_AWARE_BODY = re.compile(
-    r'(?:[^"\u201c\u2018\u300c\u300e\[\]]++|"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019'
-    r"|\u300c[^\u300d]*\u300d|\u300e[^\u300f]*\u300f)*+\]"
+    rf"(?:[^{re.escape(''.join(q for q, _ in BRACKET_QUOTES))}\[\]]++|{quoted(BRACKET_QUOTES)})*+\]"
 )
 _BLANK_LINE = re.compile(r"\n[ \t\u3000]*\r?\n")
 

@@ -31,7 +31,7 @@ from typing import Generic
 
 from .dice import Dice
 from .grammar import branch_pattern, opening
-from .narrator import OPENING_SO_FAR, Narrator
+from .narrator import Narrator, opening_so_far
 from .parse import parse_all
 from .pipeline import ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
@@ -162,7 +162,7 @@ class ReplyStream(Generic[S]):
         if self._opening.search(text, start) is not None:
             return None
         bracket = text.rfind("[", start)
-        could_open = bracket != -1 and OPENING_SO_FAR.match(text, bracket) is not None
+        could_open = bracket != -1 and opening_so_far().match(text, bracket) is not None
         held = self._scan_from = bracket if could_open else len(text)
         narrated_to = self._narrated_to
         while held > narrated_to and text[held - 1] in _WRAPPER_STARTS:
@@ -193,7 +193,7 @@ class ReplyStream(Generic[S]):
         if settled_count:
             self._scan_from = found[settled_count - 1].end
         bracket = text.rfind("[", self._scan_from)
-        could_open = bracket != -1 and OPENING_SO_FAR.match(text, bracket) is not None
+        could_open = bracket != -1 and opening_so_far().match(text, bracket) is not None
         self._scan_from = bracket if could_open else len(text)
 
     def _apply_settled(self) -> None:

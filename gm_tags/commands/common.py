@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..parse import Tag
 from ..reasons import Reason
+from ..syntax import quoted
 from ..text import clean
 
 # A request as the receipt writes it back: attributes in canonical order; a value of None is a
@@ -62,10 +63,7 @@ def _outcome_pattern(keys: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[
     case-insensitive search), and one for a whole `key = value` of them, in any quoting."""
     names = "|".join(sorted(keys))
     attribute = re.compile(
-        rf"(?:{names})\s*[=:]\s*"
-        r"(?:\"[^\"]*\"?|'[^']*'?|\u201c[^\u201d]*\u201d?|\u2018[^\u2019]*\u2019?"
-        r"|\u300c[^\u300d]*\u300d?|\u300e[^\u300f]*\u300f?|[^\s\]]*)",
-        re.IGNORECASE,
+        rf"(?:{names})\s*[=:]\s*(?:{quoted(open_ended=True)}|[^\s\]]*)", re.IGNORECASE
     )
     return re.compile(names), attribute
 

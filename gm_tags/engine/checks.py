@@ -42,7 +42,9 @@ def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Ou
     summary = result.summary
     if result.sheet == "none":
         summary += " " + usable_names(game)
-    return game, Outcome(now=summary, tag=result.tag, detail=_parts(result))
+    return game, Outcome(
+        now=summary, tag=result.tag, detail=_parts(result), succeeded=result.succeeded
+    )
 
 
 def usable_names(game: StateReads) -> str:

@@ -19,6 +19,8 @@ class Outcome(NamedTuple):
     # The whole receipt, for a family whose receipt is not the request plus result and now (a
     # rolled check writes its rolls, totals and extras in the Engine's order).
     tag: str | None = None
+    # A rolled check's: whether it succeeded, which decides the branch the narration keeps.
+    succeeded: bool | None = None
 
     @classmethod
     def refused(cls, reason: Reason, detail: str, request: Request | None = None) -> Outcome:
