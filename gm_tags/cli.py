@@ -172,8 +172,7 @@ def _prompt(args: argparse.Namespace, out: TextIO) -> int:
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
     from .history import HistoryError
     from .replay import replay
-    from .storage import open_store
-    from .store import ChatExistsError, Chats
+    from .store import ChatExistsError, Chats, open_store
 
     store = open_store(args.db)
     try:
@@ -201,8 +200,7 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     """A chat on the command line. Paste a reply and end it with a line holding only `.`;
     `/regen` makes the next reply a new swipe of the last one, `/swipe N` chooses a swipe,
     `/undo` deletes the last message, `/prompt` prints what the model reads, `/quit` ends."""
-    from .storage import open_store
-    from .store import Chats
+    from .store import Chats, open_store
 
     store = open_store(args.db)
     try:
@@ -321,7 +319,7 @@ def _first_line(text: str, limit: int = 80) -> str:
 
 @_reporting_input_errors
 def _chats(args: argparse.Namespace, out: TextIO) -> int:
-    from .storage import is_database_url, open_store
+    from .store import is_database_url, open_store
 
     if not is_database_url(args.db) and not Path(args.db).exists():
         print(f"{args.db} does not exist: no chats", file=sys.stderr)
@@ -393,8 +391,7 @@ def _access(args: argparse.Namespace) -> Access | None:
 
 
 def _store_copy(args: argparse.Namespace, out: TextIO) -> int:
-    from .storage import open_store
-    from .store import StoreError
+    from .store import StoreError, open_store
 
     try:
         source = open_store(args.source)

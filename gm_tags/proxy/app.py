@@ -31,7 +31,7 @@ from ..guard.keys import Keys
 from ..ruleset import load_ruleset
 from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
-from ..storage import open_store
+from ..store import open_store
 from .chats import ProxyChats
 from .failures import INVALID, UNAUTHORIZED, ProxyError, upstream_failure
 from .hop import CHAT_HEADER, MAX_REPLY, Hop, Protocol, Upstream

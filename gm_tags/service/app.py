@@ -28,7 +28,6 @@ from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import MAX_FILE_BYTES
 from ..settings import DEFAULT_DB
-from ..storage import open_store
 from ..store import (
     ChatExistsError,
     StaleChatError,
@@ -37,6 +36,7 @@ from ..store import (
     StoreError,
     StoreReadOnlyError,
     UnknownChatError,
+    open_store,
 )
 from ..web.routes import OPEN_PATHS, OPEN_PREFIXES, install_play_page
 from ..web.watch import StreamLimits, TooManyStreams, Watcher

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from gm_tags import Game, load_ruleset
-from gm_tags import store as store_module
 from gm_tags.cli import main
 from gm_tags.store import MIGRATIONS, Chats, SqliteStore, StoreError
+from gm_tags.store import sql as store_module
 from tests.conftest import FIXTURES, ruleset_named
 
 CREW = {"path": str(FIXTURES / "rulesets" / "crew-of-shadows.json")}

@@ -14,7 +14,6 @@ import pytest
 from gm_tags import Game
 from gm_tags.cli import main
 from gm_tags.history import Chat
-from gm_tags.storage import open_store
 from gm_tags.store import (
     MIGRATIONS,
     ChatExistsError,
@@ -22,6 +21,7 @@ from gm_tags.store import (
     StaleChatError,
     Store,
     UnknownChatError,
+    open_store,
 )
 from tests.conftest import FIXTURES, ruleset_named
 

@@ -9,8 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from gm_tags.history import Chat
-from gm_tags.storage import open_store
-from gm_tags.store import SHOWN_VERSION, Chats, Shown, SqliteStore, Store, shown_digest
+from gm_tags.store import SHOWN_VERSION, Chats, Shown, SqliteStore, Store, open_store, shown_digest
 from tests.history.test_store_backends import CREW, db, played, start, store
 
 __all__ = ["db", "store"]  # the back-end fixtures, used by name

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from gm_tags.storage import open_store
-from gm_tags.store import Chats
+from gm_tags.store import Chats, open_store
 from tests.conftest import FIXTURES
 from tests.service.server import Server, serving
 

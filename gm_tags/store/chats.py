@@ -1,0 +1,181 @@
+"""Chats kept in a store: a history `Chat` written as a `StoredChat` (what a step changed, and
+no more) and read back into one, its games made from their documents only when asked for. The
+rulesets chats are played with are kept in the store whole, by fingerprint."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import GameDocumentError
+from ..game import Game
+from ..history import Chat, HistoryError, Message, StoredSwipe, chat_id_problem
+from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.loader import load_stored
+from ..tenants import chat_part
+from .errors import StoreCorruptError
+from .interface import Store, StoredChat, StoredMessage
+
+
+def ruleset_from(source: dict[str, Any]) -> Ruleset:
+    """A stored ruleset: `{"path": ...}` (a file or package folder) or `{"json": {...}}`."""
+    if "path" in source:
+        return load_ruleset(source["path"])
+    return load_ruleset(source["json"])
+
+
+class Chats:
+    """Chats kept in a store: opened from it whole, and each step written back as it lands."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rulesets: dict[str, Ruleset] = {}
+        self._lock = threading.Lock()
+
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
+        _check_id(chat_id)
+        self.store.create(chat_id, self._kept(ruleset, start), start.to_document())
+        return Chat(start)
+
+    def _kept(self, source: dict[str, Any], start: Game) -> dict[str, Any]:
+        """The ruleset as a chat records it: where it came from, and its fingerprint in the
+        store's own copy."""
+        if start.ruleset is None:
+            return source
+        ruleset = start.ruleset
+        self.store.keep_ruleset(ruleset.fingerprint, ruleset.id, ruleset.document)
+        where = {key: value for key, value in source.items() if key == "path"}
+        return {"id": ruleset.id, "fingerprint": ruleset.fingerprint, **where}
+
+    def put(self, chat_id: str, ruleset: dict[str, Any], chat: Chat, *, replace: bool) -> None:
+        """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
+        _check_id(chat_id)
+        stored = StoredChat(
+            self._kept(ruleset, chat.start),
+            chat.start.to_document(),
+            tuple(_stored(m) for m in chat.messages),
+        )
+        self.store.put(chat_id, stored, replace=replace)
+
+    def open(self, chat_id: str) -> Chat:
+        return self.open_at(chat_id)[0]
+
+    def open_at(self, chat_id: str) -> tuple[Chat, int]:
+        """The chat and the revision it was read at."""
+        try:
+            return self._open(chat_id)
+        except GameDocumentError as error:
+            raise StoreCorruptError(
+                f"chat {chat_id!r}: a game it stored does not read back: {error}"
+            ) from None
+
+    def _open(self, chat_id: str) -> tuple[Chat, int]:
+        stored = self.store.load(chat_id)
+        ruleset = self._ruleset(stored.ruleset)
+
+        def made(stored: str | dict[str, Any]) -> Callable[[], Game]:
+            def make() -> Game:
+                try:
+                    document = json.loads(stored) if isinstance(stored, str) else stored
+                except ValueError as error:
+                    raise StoreCorruptError(
+                        f"chat {chat_id!r}: a game it stored cannot be read: {error}"
+                    ) from None
+                try:
+                    return Game.from_document(ruleset, document)
+                except GameDocumentError as error:
+                    raise StoreCorruptError(
+                        f"chat {chat_id!r}: a game it stored does not read back: {error}"
+                    ) from None
+
+            return make
+
+        messages = tuple(
+            Message(
+                message.role,  # type: ignore[arg-type]
+                tuple(
+                    StoredSwipe.read(
+                        swipe["text"],
+                        made(swipe["game"]),
+                        swipe["reply"],
+                        swipe["narration"],
+                        tuple(swipe["receipts"]),
+                    )
+                    for swipe in message.swipes
+                ),
+                message.selected,
+            )
+            for message in stored.messages
+        )
+        chat = Chat(Game.from_document(ruleset, stored.start), messages)
+        chat.game  # noqa: B018 - the snapshot it plays from is read now: a bad one is said here
+        return chat, stored.revision
+
+    def save(self, chat_id: str, before: Chat, after: Chat, revision: int | None = None) -> int:
+        """Write what `after` changed from `before`: the messages from the first one that is not
+        the same, in one transaction; with `revision`, only if the chat is still at it
+        (`StaleChatError`). Returns the chat's revision after."""
+        first = 0
+        for old, new in zip(before.messages, after.messages, strict=False):
+            if old is not new:
+                break
+            first += 1
+        if first == len(before.messages) == len(after.messages):
+            return revision if revision is not None else self.store.revision(chat_id)
+        kept = 0
+        if first < len(before.messages) and first < len(after.messages):
+            old, new = before.messages[first], after.messages[first]
+            if old.role == new.role:
+                # The swipes a step left as they were (a regenerate adds one, a selection none).
+                while (
+                    kept < min(len(old.swipes), len(new.swipes))
+                    and old.swipes[kept] is new.swipes[kept]
+                ):
+                    kept += 1
+        tail = after.messages[first:]
+        stored = [_stored(m, skip=kept if at == 0 else 0) for at, m in enumerate(tail)]
+        return self.store.write_tail(chat_id, first, stored, kept, revision)
+
+    def _ruleset(self, source: dict[str, Any]) -> Ruleset:
+        key = json.dumps(source, sort_keys=True)
+        with self._lock:
+            if key not in self._rulesets:
+                kept = (
+                    self.store.kept_ruleset(source["fingerprint"])
+                    if "fingerprint" in source
+                    else None
+                )
+                self._rulesets[key] = (
+                    load_stored(kept) if kept is not None else ruleset_from(source)
+                )
+            return self._rulesets[key]
+
+
+def _check_id(chat_id: str) -> None:
+    # A chat of a tenant other than the default is stored as `tenant/id`: its id is the part
+    # the tenant chose (gm_tags.tenants).
+    problem = chat_id_problem(chat_part(chat_id))
+    if problem:
+        raise HistoryError(f"{chat_id!r}: {problem}")
+
+
+def _stored(message: Message, *, skip: int = 0) -> StoredMessage:
+    """A message as the store keeps it; the first `skip` swipes (already stored) are left as
+    placeholders, never serialized again."""
+    return StoredMessage(
+        message.role,
+        message.selected,
+        tuple({} for _ in message.swipes[:skip])
+        + tuple(
+            {
+                "text": swipe.text,
+                "reply": swipe.reply,
+                "narration": swipe.narration,
+                "receipts": list(swipe.receipts),
+                "game": swipe.game.to_document(),
+            }
+            for swipe in message.swipes[skip:]
+        ),
+    )

@@ -1,0 +1,74 @@
+"""The store interface every back-end offers (`SqliteStore`, `PgStore`) and the values it takes
+and gives: a chat as rows hold it, not yet made into games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Where a stored reply's swipe is: a chat, a message position and a swipe."""
+
+    chat_id: str
+    position: int
+    swipe: int
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """A message as stored: its role, its selected swipe, and each swipe's `text`, `reply`,
+    `narration`, `receipts` and `game` (JSON text as read, a document as written)."""
+
+    role: str
+    selected: int
+    swipes: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class StoredChat:
+    ruleset: dict[str, Any]
+    start: dict[str, Any]
+    messages: tuple[StoredMessage, ...]
+    revision: int = 0
+
+
+class Store(Protocol):
+    """Where chats are kept: `SqliteStore`, or `gm_tags.store.postgres.PgStore` for PostgreSQL."""
+
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None: ...
+
+    def load(self, chat_id: str) -> StoredChat: ...
+
+    def revision(self, chat_id: str) -> int: ...
+
+    def write_tail(
+        self,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+        kept: int = 0,
+        revision: int | None = None,
+    ) -> int: ...
+
+    def chat_ids(self, tenant: str | None = None) -> list[str]: ...
+
+    def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]: ...
+
+    def line_ids(self, key: str) -> list[str]: ...
+
+    def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]: ...
+
+    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
+
+    def keep_ruleset(self, fingerprint: str, ruleset_id: str, document: dict[str, Any]) -> None: ...
+
+    def kept_ruleset(self, fingerprint: str) -> dict[str, Any] | None: ...
+
+    def kept_rulesets(self) -> list[tuple[str, str, dict[str, Any]]]: ...
+
+    def delete(self, chat_id: str) -> None: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,92 @@
+"""A chat as rows and rows as a chat: what both SQL back-ends write into their tables and make of
+what they read back. The rows are made lazily, one swipe at a time, as the statement takes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from ..tenants import tenant_of
+from .interface import StoredChat, StoredMessage
+from .schema import shown_digest
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, str, int, str]:
+    """A chat's own row: id, ruleset, start document, revision and tenant."""
+    return (chat_id, to_json(chat.ruleset), to_json(chat.start), revision, tenant_of(chat_id))
+
+
+def swipe_rows(
+    chat_id: str, position: int, message: StoredMessage, first: int
+) -> Iterator[tuple[str, int, int, str, str, str, str, str]]:
+    """The `swipes` rows of a message's swipes from `first` on."""
+    for number, swipe in enumerate(message.swipes[first:], start=first):
+        yield (
+            chat_id,
+            position,
+            number,
+            swipe["text"],
+            swipe["reply"],
+            swipe["narration"],
+            to_json(swipe["receipts"]),
+            game_text(swipe["game"]),
+        )
+
+
+def message_shown_rows(
+    chat_id: str, position: int, message: StoredMessage, first: int
+) -> list[tuple[str, str, int, int]]:
+    """The `shown` rows of a message's swipes from `first` on: none unless it is a reply."""
+    if message.role != "reply":
+        return []
+    swipes = message.swipes[first:]
+    return shown_rows((chat_id, position, first + n, s["narration"]) for n, s in enumerate(swipes))
+
+
+def shown_rows(
+    rows: Iterable[tuple[str, int, int, str]],
+) -> list[tuple[str, str, int, int]]:
+    """`shown` rows for stored replies given as (chat, position, swipe, narration)."""
+    return [
+        (shown_digest(narration), chat_id, position, swipe)
+        for chat_id, position, swipe, narration in rows
+    ]
+
+
+def game_text(game: str | dict[str, Any]) -> str:
+    """A swipe's game as stored: JSON text (a chat as read keeps it so)."""
+    return game if isinstance(game, str) else to_json(game)
+
+
+def stored_chat(
+    chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
+) -> StoredChat:
+    """A chat as read: its row (ruleset, start, revision), its messages (position, role,
+    selected) and its swipes (position, text, reply, narration, receipts, game) in order. Each
+    swipe's game stays the JSON text it was stored as, made into a game when asked for
+    (`Chats.open`), so a chat of many turns opens without reading each one's snapshot."""
+    by_position: dict[int, list[dict[str, Any]]] = {}
+    for position, text, reply, narration, receipts, game in swipes:
+        by_position.setdefault(position, []).append(
+            {
+                "text": text,
+                "reply": reply,
+                "narration": narration,
+                "receipts": json.loads(receipts),
+                "game": game,
+            }
+        )
+    return StoredChat(
+        json.loads(chat[0]),
+        json.loads(chat[1]),
+        tuple(
+            StoredMessage(role, selected, tuple(by_position.get(position, [])))
+            for position, role, selected in messages
+        ),
+        int(chat[2]),
+    )

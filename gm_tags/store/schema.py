@@ -1,0 +1,115 @@
+"""The tables every SQL store holds, the migrations that build them (one script a schema
+version, run in order and never edited once released), and the statements both back-ends send
+as written (`?` placeholders; PostgreSQL's are put in as each statement is sent)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+MIGRATIONS: Sequence[str] = (
+    """
+    CREATE TABLE chats (
+        chat_id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        start TEXT NOT NULL
+    );
+    CREATE TABLE messages (
+        chat_id TEXT NOT NULL REFERENCES chats(chat_id),
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        selected INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, position)
+    );
+    CREATE TABLE swipes (
+        chat_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        swipe INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        reply TEXT NOT NULL,
+        narration TEXT NOT NULL,
+        receipts TEXT NOT NULL,
+        game TEXT NOT NULL,
+        PRIMARY KEY (chat_id, position, swipe)
+    );
+    """,
+    # The rulesets chats are played with, kept whole (by content fingerprint), so a chat opens
+    # wherever the store goes, whatever became of the ruleset's file.
+    """
+    CREATE TABLE rulesets (
+        fingerprint TEXT PRIMARY KEY,
+        ruleset_id TEXT NOT NULL,
+        document TEXT NOT NULL
+    );
+    """,
+    # Each step on a chat counts one revision, so a worker knows when another one changed it
+    # and two workers never both write a step built on one snapshot.
+    """
+    ALTER TABLE chats ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    """,
+    # Each stored reply's shown text (its narration, white space aside) by digest, so the proxy
+    # finds the chat a client's window belongs to by looking its replies up, not by reading
+    # every chat. Written with the swipes; filled for the replies stored before (`shown_rows`).
+    """
+    CREATE TABLE shown (
+        digest TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        swipe INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, position, swipe)
+    );
+    CREATE INDEX shown_by_digest ON shown (digest);
+    """,
+    # Each chat belongs to one tenant (gm_tags.tenants); the chats stored before are the default
+    # tenant's. A tenant's chats are listed by this index.
+    """
+    ALTER TABLE chats ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default';
+    CREATE INDEX chats_by_tenant ON chats (tenant, chat_id);
+    """,
+)
+# The schema version that added the `shown` table: a store migrated past it from below has its
+# replies' digests filled in the same transaction.
+SHOWN_VERSION = 4
+# At most this many stored replies answer one digest (the newest): a text many chats share (a
+# front-end's greeting) cannot make a lookup read them all.
+SHOWN_HITS = 8
+# How many chats one statement of `revisions` asks about (SQLite allows 32,766 parameters).
+REVISIONS_AT_ONCE = 500
+
+REPLY_NARRATIONS_SQL = (
+    "SELECT s.chat_id, s.position, s.swipe, s.narration FROM swipes s JOIN messages m "
+    "ON m.chat_id = s.chat_id AND m.position = s.position WHERE m.role = 'reply'"
+)
+# The ids `key` and `key:...`, by a range of the primary key (';' follows ':' in every
+# collation the back-ends use for it: SQLite's bytes, PostgreSQL's "C").
+LINE_IDS_SQL = "SELECT chat_id FROM chats WHERE chat_id = ? OR (chat_id > ? AND chat_id < ?)"
+# A tenant's hits are found among its own chats before the limit, so another tenant's stored
+# replies can never crowd them out.
+FIND_SHOWN_SQL = (
+    "SELECT s.chat_id, s.position, s.swipe FROM shown s JOIN chats c ON c.chat_id = s.chat_id "
+    "WHERE s.digest = ? AND (CAST(? AS TEXT) IS NULL OR c.tenant = ?) "
+    "ORDER BY s.position DESC, s.chat_id DESC, s.swipe DESC LIMIT ?"
+)
+LOAD_CHAT_SQL = "SELECT ruleset, start, revision FROM chats WHERE chat_id = ?"
+LOAD_MESSAGES_SQL = (
+    "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"
+)
+LOAD_SWIPES_SQL = (
+    "SELECT position, text, reply, narration, receipts, game FROM swipes "
+    "WHERE chat_id = ? ORDER BY position, swipe"
+)
+INSERT_CHAT_SQL = (
+    "INSERT INTO chats (chat_id, ruleset, start, revision, tenant) VALUES (?, ?, ?, ?, ?)"
+)
+INSERT_MESSAGE_SQL = "INSERT INTO messages VALUES (?, ?, ?, ?)"
+INSERT_SWIPE_SQL = "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_SHOWN_SQL = "INSERT INTO shown VALUES (?, ?, ?, ?)"
+# A chat's tables, in the order its rows are deleted (the messages before the chat they name).
+CHAT_TABLES = ("shown", "swipes", "messages", "chats")
+
+
+def shown_digest(text: str) -> str:
+    """The digest a reply's shown text is found by: its characters without any white space
+    (front-ends trim, re-wrap and join with a space of their own)."""
+    bare = "".join(text.split())
+    return hashlib.sha256(bare.encode("utf-8", "surrogatepass")).hexdigest()[:32]

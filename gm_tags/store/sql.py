@@ -1,0 +1,316 @@
+"""The `Store` interface over SQL, written once for both back-ends: every operation as the
+statements it sends inside one transaction. A back-end says only how it has a transaction
+(SQLite: its one connection under a lock; PostgreSQL: a pooled connection), how a statement
+reaches its driver, how its driver says a chat id is taken, and the two statements its SQL
+spells its own way (the line ids' byte order, the row lock a replace takes).
+
+Every step writes only what changed (the messages from the first one that did) in one
+transaction, so a crash leaves the last committed step whole and no step half-written.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Protocol
+
+from .errors import ChatExistsError, StaleChatError, StoreCorruptError, StoreError, UnknownChatError
+from .interface import Shown, StoredChat, StoredMessage
+from .rows import chat_row, message_shown_rows, shown_rows, stored_chat, swipe_rows, to_json
+from .schema import (
+    CHAT_TABLES,
+    FIND_SHOWN_SQL,
+    INSERT_CHAT_SQL,
+    INSERT_MESSAGE_SQL,
+    INSERT_SHOWN_SQL,
+    INSERT_SWIPE_SQL,
+    LINE_IDS_SQL,
+    LOAD_CHAT_SQL,
+    LOAD_MESSAGES_SQL,
+    LOAD_SWIPES_SQL,
+    MIGRATIONS,
+    REPLY_NARRATIONS_SQL,
+    REVISIONS_AT_ONCE,
+    SHOWN_HITS,
+    SHOWN_VERSION,
+)
+
+
+class Rows(Protocol):
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Db(Protocol):
+    """One transaction's connection, as the shared code sends statements through it."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object: ...
+
+
+class SqlStore(ABC):
+    """What both SQL stores do alike. `_where` names the store in messages (no password)."""
+
+    _where: str
+    # The driver's own error class: a migration that raises one is refused, nothing changed.
+    _driver_error: ClassVar[type[Exception]]
+    _line_ids_sql: ClassVar[str] = LINE_IDS_SQL
+    # How a replace reads the revision of the chat it replaces (PostgreSQL locks the row).
+    _held_revision_sql: ClassVar[str] = "SELECT revision FROM chats WHERE chat_id = ?"
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Db]:
+        """A transaction that writes: committed at the end, rolled back whole on any error."""
+
+    @abstractmethod
+    def _reading(self, *, snapshot: bool = False) -> AbstractContextManager[Db]:
+        """Reads; with `snapshot`, every statement reads one snapshot of the store."""
+
+    @abstractmethod
+    def _id_taken(self, error: Exception) -> bool:
+        """Whether `error` says a row's primary key is taken."""
+
+    def _migrating(self) -> AbstractContextManager[Db]:
+        """The transaction migrations run in (one that workers starting at once take in turn)."""
+        return self._transaction()
+
+    def _schema_now(self) -> int | None:
+        """The schema version when it can be read without a write; None to always migrate."""
+        return None
+
+    def _migrate(self) -> None:
+        # A store at the current schema needs no write to open, so one that another process is
+        # busy writing to opens all the same.
+        if self._schema_now() == len(MIGRATIONS):
+            return
+        with self._migrating() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            version = row[0] if row else 0
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self._where}: written by a newer gm-tags (store schema {version}, this one "
+                    f"reads up to {len(MIGRATIONS)})"
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                try:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                except self._driver_error as error:
+                    raise StoreError(
+                        f"{self._where}: migrating to store schema {number} failed ({error}); "
+                        "nothing was changed"
+                    ) from None
+            if version < SHOWN_VERSION <= len(MIGRATIONS):
+                rows = db.execute(REPLY_NARRATIONS_SQL).fetchall()
+                db.executemany(INSERT_SHOWN_SQL, shown_rows(rows))
+            if row is None:
+                db.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS),))
+            else:
+                db.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS),))
+
+    @property
+    def schema_version(self) -> int:
+        with self._reading() as db:
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0]) if row else 0
+
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None:
+        """Store a new chat; raises `ChatExistsError` when the id is taken."""
+        try:
+            with self._transaction() as db:
+                db.execute(INSERT_CHAT_SQL, chat_row(chat_id, StoredChat(ruleset, start, ()), 0))
+        except Exception as error:
+            if self._id_taken(error):
+                raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
+            raise
+
+    def load(self, chat_id: str) -> StoredChat:
+        # Three statements, one snapshot: a step committed between them cannot tear the chat.
+        with self._reading(snapshot=True) as db:
+            row = db.execute(LOAD_CHAT_SQL, (chat_id,)).fetchone()
+            if row is None:
+                raise UnknownChatError(f"no chat {chat_id!r}")
+            messages = db.execute(LOAD_MESSAGES_SQL, (chat_id,)).fetchall()
+            swipes = db.execute(LOAD_SWIPES_SQL, (chat_id,)).fetchall()
+        try:
+            return stored_chat(row, messages, swipes)
+        except (ValueError, TypeError) as error:
+            raise StoreCorruptError(
+                f"{self._where}: a row of chat {chat_id!r} cannot be read: {error}"
+            ) from None
+
+    def revision(self, chat_id: str) -> int:
+        """The chat's revision as stored now (`UnknownChatError` when there is none)."""
+        with self._reading() as db:
+            row = db.execute("SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        if row is None:
+            raise UnknownChatError(f"no chat {chat_id!r}")
+        return int(row[0])
+
+    def write_tail(
+        self,
+        chat_id: str,
+        first: int,
+        messages: Sequence[StoredMessage],
+        kept: int = 0,
+        revision: int | None = None,
+    ) -> int:
+        """Replace the messages from `first` on with `messages`, in one transaction, and return
+        the chat's new revision. With `revision`, only when the chat is still at it
+        (`StaleChatError` otherwise, and nothing written). With `kept`, the first message's
+        first `kept` swipes are already stored as they are (a regenerated reply adds a swipe):
+        only its selection and its later swipes are written."""
+        with self._transaction() as db:
+            # The update also takes the chat's row lock until commit, where the database has one.
+            bumped = db.execute(
+                "UPDATE chats SET revision = revision + 1 WHERE chat_id = ? AND "
+                "(CAST(? AS INTEGER) IS NULL OR revision = CAST(? AS INTEGER)) RETURNING revision",
+                (chat_id, revision, revision),
+            ).fetchone()
+            if bumped is None:
+                raise StaleChatError(f"chat {chat_id!r} changed since it was read")
+            if kept:
+                _write_from_swipe(db, chat_id, first, messages, kept)
+            else:
+                for table in ("swipes", "shown", "messages"):
+                    db.execute(
+                        f"DELETE FROM {table} WHERE chat_id = ? AND position >= ?",  # a fixed name
+                        (chat_id, first),
+                    )
+                _insert_messages(db, chat_id, first, messages)
+            return int(bumped[0])
+
+    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
+        """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
+        `replace`, when the chat there is replaced (at a revision past the one it had, so every
+        worker holding it reads it again)."""
+        try:
+            with self._transaction() as db:
+                revision = chat.revision
+                if replace:
+                    held = db.execute(self._held_revision_sql, (chat_id,)).fetchone()
+                    revision = max(revision, int(held[0]) + 1) if held else revision
+                    _delete_chat(db, chat_id)
+                db.execute(INSERT_CHAT_SQL, chat_row(chat_id, chat, revision))
+                _insert_messages(db, chat_id, 0, chat.messages)
+        except Exception as error:
+            if self._id_taken(error):
+                raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
+            raise
+
+    def keep_ruleset(self, fingerprint: str, ruleset_id: str, document: dict[str, Any]) -> None:
+        """Keep a ruleset's document under its fingerprint (once: the content is the key)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO rulesets VALUES (?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING",
+                (fingerprint, ruleset_id, to_json(document)),
+            )
+
+    def kept_ruleset(self, fingerprint: str) -> dict[str, Any] | None:
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT document FROM rulesets WHERE fingerprint = ?", (fingerprint,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            document: dict[str, Any] = json.loads(row[0])
+        except ValueError as error:
+            raise StoreCorruptError(
+                f"{self._where}: ruleset {fingerprint} cannot be read: {error}"
+            ) from None
+        return document
+
+    def kept_rulesets(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """Every ruleset kept: fingerprint, id and document (what a store copy carries over)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT fingerprint, ruleset_id, document FROM rulesets ORDER BY fingerprint"
+            ).fetchall()
+        return [(fingerprint, ruleset_id, json.loads(doc)) for fingerprint, ruleset_id, doc in rows]
+
+    def delete(self, chat_id: str) -> None:
+        """Forget a chat and all its messages, in one transaction."""
+        with self._transaction() as db:
+            _delete_chat(db, chat_id)
+
+    def chat_ids(self, tenant: str | None = None) -> list[str]:
+        """The ids of every chat, or of one tenant's (as stored: see gm_tags.tenants)."""
+        with self._reading() as db:
+            if tenant is None:
+                rows = db.execute("SELECT chat_id FROM chats ORDER BY chat_id").fetchall()
+            else:
+                rows = db.execute(
+                    "SELECT chat_id FROM chats WHERE tenant = ? ORDER BY chat_id", (tenant,)
+                ).fetchall()
+        return [row[0] for row in rows]
+
+    def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]:
+        """The stored revision of each of `chat_ids` that exists, in one read."""
+        found: dict[str, int] = {}
+        with self._reading() as db:
+            for at in range(0, len(chat_ids), REVISIONS_AT_ONCE):
+                some = list(chat_ids[at : at + REVISIONS_AT_ONCE])
+                marks = ", ".join("?" * len(some))
+                rows = db.execute(
+                    f"SELECT chat_id, revision FROM chats WHERE chat_id IN ({marks})", some
+                ).fetchall()
+                found.update((chat_id, int(revision)) for chat_id, revision in rows)
+        return found
+
+    def line_ids(self, key: str) -> list[str]:
+        """The ids `key` and `key:...` (a chat's lines), read by a range of the primary key."""
+        with self._reading() as db:
+            rows = db.execute(self._line_ids_sql, (key, key + ":", key + ";")).fetchall()
+        return [row[0] for row in rows]
+
+    def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]:
+        """The stored replies whose shown text has this digest (`shown_digest`), of one
+        tenant's chats when given, furthest into their chats first, at most `SHOWN_HITS`."""
+        with self._reading() as db:
+            rows = db.execute(FIND_SHOWN_SQL, (digest, tenant, tenant, SHOWN_HITS)).fetchall()
+        return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
+
+
+def _write_from_swipe(
+    db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int
+) -> None:
+    """Write the tail from the first message's swipe `kept` on: its earlier swipes stay."""
+    for table in ("swipes", "shown"):
+        db.execute(
+            f"DELETE FROM {table} WHERE chat_id = ? AND "  # a fixed name
+            "(position > ? OR (position = ? AND swipe >= ?))",
+            (chat_id, first, first, kept),
+        )
+    db.execute("DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first))
+    head, *rest = messages
+    db.execute(
+        "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
+        (head.selected, chat_id, first),
+    )
+    _insert_swipes(db, chat_id, first, head, kept)
+    _insert_messages(db, chat_id, first + 1, rest)
+
+
+def _insert_messages(db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None:
+    for position, message in enumerate(messages, start=first):
+        db.execute(INSERT_MESSAGE_SQL, (chat_id, position, message.role, message.selected))
+        _insert_swipes(db, chat_id, position, message, 0)
+
+
+def _insert_swipes(db: Db, chat_id: str, position: int, message: StoredMessage, first: int) -> None:
+    shown = message_shown_rows(chat_id, position, message, first)
+    if shown:
+        db.executemany(INSERT_SHOWN_SQL, shown)
+    db.executemany(INSERT_SWIPE_SQL, swipe_rows(chat_id, position, message, first))
+
+
+def _delete_chat(db: Db, chat_id: str) -> None:
+    for table in CHAT_TABLES:
+        db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))  # a fixed name
