@@ -1,4 +1,4 @@
-"""`[fight: ...]` tags bound to the five fight commands: begin, attack, heal, next, end
+"""`[fight: ...]` tags bound to the fight commands: begin, attack, act, heal, next, end
 (`docs/fights.md`). Names are matched against the game when the command runs; here a tag only has
 to ask for one known op with the attributes that op reads."""
 
@@ -12,11 +12,12 @@ from ..reasons import Reason
 from ..text import clean
 from .common import Refused, Request, integer, malformed, requested
 
-OPS = ("begin", "attack", "heal", "next", "end")
+OPS = ("begin", "attack", "act", "heal", "next", "end")
 # The attributes each op reads, in the order a receipt writes them back.
 _READS = {
     "begin": ("against", "boss"),
     "attack": ("who", "target", "with"),
+    "act": ("who", "target", "with"),
     "heal": ("who", "target", "amount"),
     "next": (),
     "end": (),

@@ -27,7 +27,7 @@ def fight_section(game: GameState) -> str:
         return ""
     if game.fight is None:
         return "\n".join(_begin_lines(ruleset, combat))
-    return "\n".join([*_running_lines(), *_block(game, game.fight)])
+    return "\n".join([*_running_lines(combat), *_block(game, game.fight)])
 
 
 def _begin_lines(ruleset: Ruleset, combat: Combat) -> list[str]:
@@ -52,10 +52,18 @@ def _begin_lines(ruleset: Ruleset, combat: Combat) -> list[str]:
     return lines
 
 
-def _running_lines() -> list[str]:
-    return [
+def _running_lines(combat: Combat) -> list[str]:
+    lines = [
         "A fight runs. Only whoever is on turn acts, with one of the options listed for them:",
         '- Attack: [fight: op="attack" who="Name" target="Name" with="option"]',
+    ]
+    if combat.standard:
+        lines.append(
+            "- Another option (" + ", ".join(safe(s) for s in combat.standard[:8]) + "): "
+            '[fight: op="act" who="Name" with="option"] (help names the ally with target=)'
+        )
+    return [
+        *lines,
         '- Heal: [fight: op="heal" who="Name" target="Name" amount="3"] (on a wound track it '
         "clears the lightest mark)",
         '- Pass the turn: [fight: op="next"] (the engine then plays the opponents it plays)',

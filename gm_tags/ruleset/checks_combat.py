@@ -83,6 +83,11 @@ class CombatChecks(Reporter):
             ):
                 if read is not None:
                     self.ref(read, (*path, key))
+        seen: set[str] = set()
+        for position, action in enumerate(combat.standard or []):
+            if action in seen:
+                self.report((*at, "standard", position), f"duplicate standard action {action!r}")
+            seen.add(action)
         # conditions and levels: checks_effects.py
         for position, limit in enumerate(combat.spend_limits or []):
             path = (*at, "spendLimits", position)

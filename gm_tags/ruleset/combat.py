@@ -15,6 +15,8 @@ from .effects import CombatCondition, CombatLevel
 from .refs import ValueRef
 
 DamageType = Annotated[str, length(40), PROMPT_SAFE]
+# A standard action's name (dodge, help, dash...): what the reminder lists and a tag's with= names.
+StandardAction = Annotated[str, length(40), PROMPT_SAFE]
 
 
 class CombatDice(Strict):
@@ -158,8 +160,8 @@ class Combat(Strict):
     levels: Annotated[list[CombatLevel], Field(max_length=60)] | None = None
     spend_limits: Annotated[list[SpendLimit], Field(max_length=12)] | None = None
     threat: Threat | None = None
+    standard: Annotated[list[StandardAction], Field(max_length=12)] | None = None
     # Read by parts of a fight gm-tags does not run yet: checked for shape only, carried.
-    standard: list[str] | None = None
     standard_effects: dict[str, Any] | None = None
     distance: dict[str, Any] | None = None
     ranged: dict[str, Any] | None = None

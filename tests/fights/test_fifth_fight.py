@@ -113,6 +113,7 @@ def _fragment(document: dict[str, Any]) -> None:
         "initiative": {"dice": {"count": 1, "sides": 20}, "modifier": {"abilityMod": "dex"}},
         "attackRoll": {
             "dice": {"count": 1, "sides": 20},
+            "advantage": True,
             "naturals": {"max": "critical", "min": "miss"},
             "critical": "double-dice",
         },
@@ -135,7 +136,11 @@ def _fragment(document: dict[str, Any]) -> None:
             }
         ],
         "abilities": [{"list": "spells", "budget": "action", "saveDifficulty": {"const": 13}}],
-        "conditions": [{"condition": "frightened", "modifiers": [{"to": "attacks", "flat": -2}]}],
+        "standard": ["dash", "dodge", "help"],
+        "conditions": [
+            {"condition": "frightened", "modifiers": [{"to": "attacks", "flat": -2}]},
+            {"condition": "poisoned", "effects": ["own-attacks-disadvantage"]},
+        ],
     }
 
 
@@ -227,9 +232,7 @@ def test_a_party_members_save_in_a_fight_reads_what_they_suffer() -> None:
 
     def failing(document: dict[str, Any]) -> None:
         _fragment(document)
-        document["combat"]["conditions"].append(
-            {"condition": "poisoned", "failsSaves": ["con_save"]}
-        )
+        document["combat"]["conditions"][1]["failsSaves"] = ["con_save"]
 
     game = Game.new(variant("fifth-age", failing), {"Ilse": ILSE})
     turn = played(game, '[sheet: op="condition" who="Ilse" condition="poisoned" active="true"]')
@@ -238,3 +241,39 @@ def test_a_party_members_save_in_a_fight_reads_what_they_suffer() -> None:
     assert "Constitution save fails unrolled (Poisoned) vs 12: failed; damage (3 4) +0 = 7" in (
         turn.receipts[0].detail
     )
+
+
+def test_dodge_help_and_what_a_condition_leans(snapshot: SnapshotAssertion) -> None:
+    tam = {**ILSE, "lists": {"weapons": ILSE["lists"]["weapons"]}}
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam})
+    receipts: list[str] = []
+
+    def step(reply: str, *faces: int) -> None:
+        nonlocal game
+        turn = played(game, reply, *faces)
+        receipts.extend(r.tag for r in turn.receipts)
+        game = turn.game
+
+    # Initiative: Ilse 17, Tam 16, the bandit 4. Ilse helps Tam, whose dagger is then thrown
+    # twice and the better kept (4, 16: 16 + 5 hits); the help is spent, and an action is all
+    # Tam had, so a dodge after it is refused.
+    step(
+        '[fight: op="begin" against="bandit"] [fight: op="act" with="help" target="Tam"]', 15, 14, 3
+    )
+    step('[fight: op="next"] [fight: op="attack" who="Tam" with="Dagger"]', 4, 16, 3)
+    assert "(4 16) advantage (Tam helped), kept (16) +5 = 21 vs defense 12: hit" in receipts[-1]
+    step('[fight: op="act" who="Tam" with="dodge"]')
+    assert 'reason="no-budget"' in receipts[-1]
+    # The bandit picks Ilse (a d2 of 1) and hits her plainly. Round 2: Ilse dodges, Tam dashes,
+    # and the bandit's blow at her is thrown twice and the worse kept (18, 6: 6 + 3 misses).
+    step('[fight: op="next"]', 1, 12, 2)
+    step('[fight: op="act" with="dodge"] [fight: op="next"] [fight: op="act" with="dash"]')
+    step('[fight: op="next"]', 1, 18, 6)
+    assert "(18 6) disadvantage (Ilse dodging), kept (6) +3 = 9 vs defense 12: miss" in receipts[-1]
+    # Round 3: the dodge is over as her turn begins. Poisoned, her dagger leans the other way
+    # (20, 3: the natural twenty is not the throw kept).
+    assert game.fight is not None and game.fight.actor.stances == ()
+    step('[sheet: op="condition" who="Ilse" condition="poisoned" active="true"]')
+    step('[fight: op="attack" with="Dagger"]', 20, 3)
+    assert "(20 3) disadvantage (Poisoned), kept (3) +5 = 8 vs defense 12: miss" in receipts[-1]
+    assert receipts == snapshot

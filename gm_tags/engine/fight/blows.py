@@ -18,6 +18,7 @@ from ...state import StateReads
 from .abilities import put_on
 from .encounter import Combatant
 from .health import damage_kind, hurt
+from .leans import Lean, lean_of
 from .rolls import Option, Strike, held_modifiers, modifiers
 from .saves import after_save, saving_throw
 
@@ -48,15 +49,16 @@ def strike(
     if blow.save is not None:
         return _saved_against(game, target, blow, dice, round_, head)
     defense = defense_of(game, target)
+    lean = lean_of(game, attacker, target)
     if combat.kind == "dice-pool":
         resolution = ruleset.definition.resolution
         assert isinstance(resolution, DicePool)
-        landed, extra, words = _pool_to_hit(resolution, blow, defense, dice)
+        landed, extra, words = _pool_to_hit(resolution, blow, defense, dice, lean)
         if not landed:
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _pool_damage(combat, blow, extra, dice)
     else:
-        landed, critical, words = _sum_to_hit(combat, blow, defense, dice)
+        landed, critical, words = _sum_to_hit(combat, blow, defense, dice, lean)
         if not landed:
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _sum_damage(combat, blow, critical, dice)
@@ -135,18 +137,26 @@ def defense_of(game: StateReads, target: Combatant) -> int:
 
 
 def _pool_to_hit(
-    resolution: DicePool, blow: Strike, defense: int, dice: Dice
+    resolution: DicePool, blow: Strike, defense: int, dice: Dice, lean: Lean
 ) -> tuple[bool, int, str]:
     """A pool of `to_hit` dice (at least the pool's minimum) against the check target: it lands
-    with `defense` successes, each one past those a damage die more."""
+    with `defense` successes, each one past those a damage die more. Leaned, the pool is thrown
+    twice and the throw with more successes (or fewer) kept."""
     if blow.auto_hit:
         return True, 0, "lands unrolled"
     size = min(resolution.pool.max, max(resolution.pool.min, blow.to_hit))
-    faces = dice.roll(size, resolution.die.sides)
     target = resolution.target.default
-    successes = sum(1 for face in faces if face >= target)
+    throws = [dice.roll(size, resolution.die.sides)]
+    if lean.mode != "normal":
+        throws.append(dice.roll(size, resolution.die.sides))
+    counted = [sum(1 for face in faces if face >= target) for faces in throws]
+    pick = max if lean.mode == "advantage" else min
+    successes = pick(counted)
+    faces = throws[counted.index(successes)]
     extra = max(0, successes - defense)
-    words = f"{_faces(faces)} vs {target} = {successes} vs defense {defense}"
+    thrown = " ".join(_faces(t) for t in throws)
+    kept = f"{lean.words}, kept {_faces(faces)}" if lean.mode != "normal" else ""
+    words = f"{thrown}{kept} vs {target} = {successes} vs defense {defense}"
     return successes >= defense, extra, words + (f" (+{extra} dice)" if extra else "")
 
 
@@ -159,12 +169,22 @@ def _pool_damage(combat: Combat, blow: Strike, extra: int, dice: Dice) -> tuple[
     return points, f"damage {_faces(faces)} vs {combat.pool.damage_target}{bonus}"
 
 
-def _sum_to_hit(combat: Combat, blow: Strike, defense: int, dice: Dice) -> tuple[bool, bool, str]:
+def _sum_to_hit(
+    combat: Combat, blow: Strike, defense: int, dice: Dice, lean: Lean
+) -> tuple[bool, bool, str]:
+    """The attack dice plus the blow's modifier against the defense; leaned, thrown twice and
+    the higher (or lower) throw kept. A single die's natural faces decide on the kept throw."""
     roll = combat.attack_roll
     assert roll is not None
     if blow.auto_hit:
         return True, False, "lands unrolled"
-    faces = dice.roll(roll.dice.count, roll.dice.sides)
+    first = dice.roll(roll.dice.count, roll.dice.sides)
+    faces, thrown = first, _faces(first)
+    if lean.mode != "normal":
+        second = dice.roll(roll.dice.count, roll.dice.sides)
+        higher, lower = (first, second) if sum(first) >= sum(second) else (second, first)
+        faces = higher if lean.mode == "advantage" else lower
+        thrown = f"{_faces(first + second)}{lean.words}, kept {_faces(faces)}"
     total = sum(faces) + blow.to_hit
     landed, critical = total >= defense, False
     if roll.dice.count == 1:
@@ -172,7 +192,7 @@ def _sum_to_hit(combat: Combat, blow: Strike, defense: int, dice: Dice) -> tuple
             landed, critical = True, roll.naturals.max == "critical"
         elif faces[0] == 1 and roll.naturals.min == "miss":
             landed = False
-    words = f"{_faces(faces)} {blow.to_hit:+d} = {total} vs defense {defense}"
+    words = f"{thrown} {blow.to_hit:+d} = {total} vs defense {defense}"
     return landed, critical, words
 
 

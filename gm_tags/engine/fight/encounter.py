@@ -35,6 +35,9 @@ class Combatant:
     # Conditions a blow put on this combatant for some rounds: each comes off as the holder's
     # turn begins in the round named.
     timed: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # The standard actions in force on it (`dodge` until its own next turn, `helped` until its
+    # next attack or the end of its next turn).
+    stances: tuple[str, ...] = ()
     # Opponents only: the conditions on them (a party member's are on their sheet), health, its
     # most, and the stat block (creature keys, as the ruleset writes them).
     conditions: tuple[str, ...] = ()
@@ -59,6 +62,8 @@ class Combatant:
             data["timed"] = dict(self.timed)
         if self.conditions:
             data["conditions"] = list(self.conditions)
+        if self.stances:
+            data["stances"] = list(self.stances)
         if self.side == "enemy":
             data["health"], data["max"] = self.health, self.most
             data["block"] = dict(self.block or {})
@@ -83,6 +88,7 @@ class Combatant:
             boss=data.get("boss") is True,
             timed=MappingProxyType(timed),
             conditions=tuple(str(c) for c in data.get("conditions") or ()),
+            stances=tuple(str(s) for s in data.get("stances") or ()),
             health=_int(data.get("health", 0)),
             most=_int(data.get("max", 0)),
             block=MappingProxyType(dict(block)) if isinstance(block, Mapping) else None,

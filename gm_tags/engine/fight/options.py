@@ -80,6 +80,10 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
                         )
                     )
         found += ability_options(ruleset, character, view, left, spent)
+        found += [
+            Option(f"standard:{action}", action, "standard", first, left(first))
+            for action in combat.standard or ()
+        ]
         found.append(Option("heal", "Heal", "heal", first, left(first)))
     found.append(Option("end-turn", "End the turn", "end-turn", None))
     return found

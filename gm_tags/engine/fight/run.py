@@ -22,6 +22,7 @@ from .health import health_of, mend, standing
 from .options import options_for
 from .rolls import Option
 from .roster import opponents, party, roll_initiative
+from .standard import take_standard, without_stance
 
 # The most turns the engine plays in a row before the GM must speak (a fight of opponents that
 # cannot hurt anyone must not loop).
@@ -96,11 +97,22 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
     options = options_for(game, actor, actor.spent)
     chosen = _chosen(command, options)
     if chosen is None:
-        offered = ", ".join(o.label for o in options if o.kind == command.op or o.kind == "ability")
+        offered = ", ".join(o.label for o in options if o.kind not in ("heal", "end-turn"))
         return Outcome.refused(
             Reason.UNKNOWN_OPTION,
             f"{actor.name} has no option {command.with_ or command.op!r}; options: {offered}",
         )
+    if chosen.kind == "standard":
+        if not chosen.left:
+            return Outcome.refused(
+                Reason.NO_BUDGET, f"{actor.name} has spent {chosen.budget} this turn"
+            )
+        taken = take_standard(game, fight, _spent(actor, chosen.budget), chosen, command.target)
+        if isinstance(taken, Outcome):
+            return taken
+        fight, line = taken
+        game.with_fight(fight.logged(line))
+        return Outcome(now=line)
     if chosen.kind == "ability" and not runs(chosen):
         return Outcome.refused(
             Reason.UNSUPPORTED, f"{chosen.label} does what a fight here does not run yet"
@@ -160,13 +172,9 @@ def _chosen(command: FightCommand, options: list[Option]) -> Option | None:
     if command.with_ is None:
         return next((o for o in options if o.kind == "attack"), None)
     wanted = command.with_.strip().casefold()
+    kinds = ("attack", "ability", "standard") if command.op == "act" else ("attack", "ability")
     return next(
-        (
-            o
-            for o in options
-            if o.kind in ("attack", "ability") and wanted in (o.id, o.label.casefold())
-        ),
-        None,
+        (o for o in options if o.kind in kinds and wanted in (o.id, o.label.casefold())), None
     )
 
 
@@ -235,6 +243,7 @@ def advance(
     per round refilled, initiative thrown again where the ruleset says so)."""
     if fight.outcome is not None:
         return fight
+    fight = fight.with_combatant(without_stance(fight.actor, "helped"))
     at, round_ = fight.turn, fight.round
     for _ in range(2 * len(fight.order)):
         at += 1
@@ -272,7 +281,7 @@ def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter
     are up taken off its sheet."""
     per_turn = {b.id for b in combat.economy.budgets if b.per == "turn"}
     per_turn |= {spend_key(s.pool) for s in combat.spend_limits or () if s.per == "turn"}
-    actor = fight.actor
+    actor = without_stance(fight.actor, "dodge")
     kept = {k: v for k, v in actor.spent.items() if k not in per_turn}
     timed = {c: until for c, until in actor.timed.items() if until > fight.round}
     over = set(actor.timed) - set(timed)
@@ -360,6 +369,8 @@ def _strikes(
                 game, fight.get(attacker.id), fight.get(target.id), part, dice, fight.round
             )
             fight = fight.with_combatant(blow.target)
+            # Help is spent by the attack it was given for.
+            fight = fight.with_combatant(without_stance(fight.get(attacker.id), "helped"))
             blows.append(blow)
     return fight, blows
 
