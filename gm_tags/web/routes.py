@@ -1,6 +1,7 @@
 """The play page's routes on the service app: `/` (the chats of the page's key), `/play/{chatId}`
 (the page), `/static/...` (its script and styles), and what the page reads and does through the
-API: `GET /games/{chatId}/view`, `GET /games/{chatId}/events` (server-sent events: `changed`
+API: `GET /games/{chatId}/view`, `GET /games/{chatId}/story` (the story read back, a page at a
+time), `GET /games/{chatId}/events` (server-sent events: `changed`
 whenever the chat's stored revision moves, whichever worker or proxy moved it; see `watch`),
 `POST .../box` and `POST .../state`. Replies, regenerations, swipes and party saves use the
 API's own operations.
@@ -16,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
 from ..service.depends import Tenant, tenant_chats
 from ..service.models import BoxIn, EditOut, StateIn
+from .story import STORY_PAGE, story_page
 from .view import chat_view
 from .watch import EventStream, Watcher
 
@@ -51,6 +53,17 @@ def install_play_page(app: FastAPI, watcher: Watcher) -> None:
         """What the play page shows of a chat (docs/play.md)."""
         chat, revision = chats.read_at(chat_id)
         return chat_view(chat_id, chat, revision)
+
+    @app.get("/games/{chat_id}/story")
+    def story(
+        chat_id: str,
+        chats: Tenant,
+        before: int | None = Query(default=None, ge=0),
+        limit: int = Query(default=STORY_PAGE, ge=1, le=200),
+    ) -> dict[str, Any]:
+        """The story read back a page at a time: the `limit` messages before message `before`
+        (the newest when left out), and where the page before them ends (docs/play.md)."""
+        return story_page(chats.read(chat_id), before, limit)
 
     @app.get("/games/{chat_id}/events", include_in_schema=False)
     async def events(chat_id: str, chats: Tenant) -> EventStream:

@@ -2,8 +2,9 @@
 (fields and derived values under their section headings, pools as current/max, wound tracks as
 boxes with each mark's kind and the penalty in force, states with their pickers, conditions and
 notes), the clocks, the fight that runs (round, whose turn, every side's health, what happened
-lately), the party sheet with its revision, the latest reply with its receipts and swipes, and
-the text fields a character builder offers suggestion chips for."""
+lately), the party sheet with its revision, the newest page of the story (`story.py`), the latest
+reply with its receipts and swipes, and the text fields a character builder offers suggestion chips
+for."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from ..sheet.character import Character
 from ..sheet.live import LiveState, Wounds
 from ..sheet.pickers import state_choices
 from ..sheet.plan import plan_for, track_value
+from .story import story_page
 
 
 def chat_view(chat_id: str, chat: Chat, revision: int) -> dict[str, Any]:
@@ -39,6 +41,7 @@ def chat_view(chat_id: str, chat: Chat, revision: int) -> dict[str, Any]:
         ],
         "fight": _fight(game),
         "party": _party(game),
+        "story": story_page(chat),
         "last": _last(chat),
         "builder": _builder(game.ruleset),
     }
@@ -102,15 +105,20 @@ def _character(game: Game, character: Character) -> dict[str, Any]:
         sections.setdefault(derived.section, []).append(
             {"label": derived.label, "value": _number(view[("derived", derived.id)])}
         )
-    headed = [
+    # Fields without a section say who the character is (a playbook, a nickname): first, under
+    # the name and before any heading, so they never read as part of the section above them.
+    unheaded: list[dict[str, Any]] = (
+        [{"label": None, "entries": sections.pop(None)}] if None in sections else []
+    )
+    headed: list[dict[str, Any]] = [
         {"label": index.sections[key].label if key in index.sections else None, "entries": found}
         for key, found in sections.items()
     ]
-    if skills:
-        # Last: fields without a section follow the heading before them, and would read as skills.
-        headed.append({"label": "Skills", "entries": skills})
     if abilities:
         headed.insert(0, {"label": "Abilities", "entries": abilities})
+    if skills:
+        headed.append({"label": "Skills", "entries": skills})
+    headed = unheaded + headed
     return {
         "name": character.name,
         # The player's own: the card a command without `who=` means (the first, when none is named).

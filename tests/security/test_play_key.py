@@ -23,6 +23,7 @@ def test_the_page_asks_for_its_key_once_and_shows_only_that_keys_chats(
     browser: Any,
     tmp_path: Path,
 ) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
@@ -37,7 +38,8 @@ def test_the_page_asks_for_its_key_once_and_shows_only_that_keys_chats(
         for key, chat in ((ALPHA_KEY, "ours"), (BETA_KEY, "theirs")):
             body = {"chatId": chat, "rulesetId": "crew-of-shadows"}
             assert call(port, "POST", "/games", body, key=key)[0] == 201
-        waiting = WebDriverWait(browser, WAIT)
+        # The story is drawn again on every change: an element read may be replaced under it.
+        waiting = WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,))
         browser.get(f"http://127.0.0.1:{port}/")
         asked = waiting.until(expected_conditions.alert_is_present())
         asked.send_keys(ALPHA_KEY)

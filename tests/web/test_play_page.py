@@ -1,8 +1,8 @@
 """The play page in a real headless Chromium: post a reply and see the receipts and the clock
 advance, click a wound box, pick a state, save the party sheet from two pages (the second gets
-the stale-save view with its draft kept), switch swipes, see a reply that lands through the API
-without a reload, pick suggestion chips, and write screenshots of three fixture games (one in
-Japanese, one in Hindi) for a look by eye."""
+the stale-save view with its draft kept), switch swipes, read the story back, see a reply that
+lands through the API without a reload, pick suggestion chips, and write screenshots of three
+fixture games (one in Japanese, one in Hindi) for a look by eye."""
 
 from __future__ import annotations
 
@@ -208,6 +208,30 @@ def test_swipes_of_the_last_reply_are_switched_on_the_page(browser: Any, server:
     wait_for(browser, lambda d: css(d, "#narration")[0].text == "First take.")
     assert clock_fill(browser, "Alarm raised") == "3/6"
     assert css(browser, "#swipes .swipe")[0].get_attribute("aria-pressed") == "true"
+
+
+def test_the_story_so_far_shows_every_message_with_receipts_and_reads_back(
+    browser: Any, server: Server
+) -> None:
+    chat_id = new_chat(server, "heist")
+    for turn in range(23):  # 46 messages: more than the one page the view carries (40)
+        assert server.call("POST", f"/games/{chat_id}/user", {"text": f"Move {turn}."})[0] == 200
+        reply = f'Answer {turn}. [clock: name="Alarm raised" tick="{turn % 2}"]'
+        assert server.call("POST", f"/games/{chat_id}/replies", {"text": reply})[0] == 200
+    opened(browser, server, chat_id)
+    entries = wait_for(browser, lambda d: css(d, "#story-log .entry"))
+    assert len(entries) == 40 and entries[0].text.startswith("Player: Move 3.")
+    answer = css(browser, '#story-log .entry.reply[data-message="7"]')[0]
+    assert answer.text.splitlines()[0] == "Answer 3."  # no tag in the narration
+    assert [r.get_attribute("class") for r in answer.find_elements("css selector", "li")] == ["ok"]
+    assert css(browser, "#story-log .entry.latest #narration")[0].text == "Answer 22."
+    earlier = css(browser, "#earlier")[0]
+    assert earlier.is_displayed()
+    earlier.click()
+    wait_for(browser, lambda d: len(css(d, "#story-log .entry")) == 46)
+    assert css(browser, "#story-log .entry")[0].text == "Player: Move 0."
+    assert not css(browser, "#earlier")[0].is_displayed()
+    screenshot(browser, "story-read-back")
 
 
 def test_a_reply_that_lands_through_the_api_shows_without_a_reload(

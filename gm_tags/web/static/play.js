@@ -39,7 +39,7 @@ async function refresh() {
 }
 
 function draw(view) {
-  drawStory(view.last);
+  drawStory(view.story, view.last);
   drawClocks(view.clocks);
   drawFight(view.fight);
   drawParty(view.party);
@@ -48,18 +48,26 @@ function draw(view) {
   document.body.dataset.revision = view.revision;
 }
 
-function drawStory(last) {
-  const narration = document.getElementById("narration");
-  const receipts = document.getElementById("receipts");
-  const swipes = document.getElementById("swipes");
-  receipts.replaceChildren();
-  swipes.replaceChildren();
-  if (!last) { narration.textContent = "No reply yet."; return; }
-  narration.textContent = last.narration;
-  for (const receipt of last.receipts) {
+// Pages of the story before the newest one, as the player read back ("Read earlier"), oldest first.
+let earlierEntries = [];
+let earlierFrom = null;
+
+function receiptList(receipts, attributes = {}) {
+  return el("ol", { class: "receipts", ...attributes }, ...receipts.map((receipt) => {
     const outcome = receipt.result === "ok" ? (receipt.now || "ok") : `${receipt.reason}: ${receipt.detail}`;
-    receipts.append(el("li", { class: receipt.result, "data-family": receipt.family }, `${receipt.written} → ${outcome}`));
+    return el("li", { class: receipt.result, "data-family": receipt.family }, `${receipt.written} → ${outcome}`);
+  }));
+}
+
+function storyEntry(entry, last) {
+  const attributes = { class: `entry ${entry.role}`, "data-message": entry.message };
+  if (entry.role === "user") return el("li", attributes, el("span", { class: "who" }, "Player: "), entry.text);
+  if (entry.role === "event") return el("li", attributes, entry.text);
+  if (!last || entry.message !== last.message) {
+    return el("li", attributes, el("div", { class: "narration" }, entry.text), receiptList(entry.receipts));
   }
+  // The latest reply: its swipes can be switched, and a new reply or a regeneration posted below.
+  const swipes = el("div", { id: "swipes", class: "swipes", role: "group", "aria-label": "Swipes of the latest reply" });
   if (last.latest && last.swipes.length > 1) {
     last.swipes.forEach((text, index) => {
       swipes.append(el("button", {
@@ -69,6 +77,38 @@ function drawStory(last) {
       }, `${index + 1}`));
     });
   }
+  return el("li", { ...attributes, class: `${attributes.class} latest`, "aria-label": "Latest reply" },
+    el("div", { id: "narration", class: "narration" }, last.narration), swipes,
+    receiptList(last.receipts, { id: "receipts", "aria-label": "Receipts" }));
+}
+
+function drawStory(story, last) {
+  const log = document.getElementById("story-log");
+  // A page read back stays only while the newest page still starts where it ended.
+  const first = story.entries.length ? story.entries[0].message : null;
+  if (earlierEntries.length && earlierEntries[earlierEntries.length - 1].message + 1 !== first) {
+    earlierEntries = []; earlierFrom = null;
+  }
+  const nodes = [...earlierEntries, ...story.entries].map((entry) => storyEntry(entry, last));
+  if (!last) nodes.push(el("li", { class: "entry" }, el("div", { id: "narration", class: "narration" }, "No reply yet.")));
+  log.replaceChildren(...nodes);
+  // The newest is what a player came for; a page read back is read from its top.
+  log.scrollTop = earlierEntries.length ? 0 : log.scrollHeight;
+  const from = earlierEntries.length ? earlierFrom : story.earlier;
+  const button = document.getElementById("earlier");
+  button.hidden = from === null || from === undefined;
+  button.dataset.before = from ?? "";
+}
+
+async function readEarlier() {
+  const before = document.getElementById("earlier").dataset.before;
+  const response = await authorized(api(`/story?before=${encodeURIComponent(before)}`));
+  if (!response.ok) { say(`could not read the story (${response.status})`); return; }
+  const page = await response.json();
+  earlierEntries = [...page.entries, ...earlierEntries];
+  earlierFrom = page.earlier;
+  drawStory(current.story, current.last);
+  say(`${page.entries.length} earlier messages read back`);
 }
 
 function clockCircle(clock) {
@@ -256,6 +296,7 @@ async function act(method, path, body, done) {
   await refresh();
 }
 
+document.getElementById("earlier").addEventListener("click", readEarlier);
 document.getElementById("reply-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const box = document.getElementById("reply-text");
