@@ -2,7 +2,7 @@
 could not hold. Ids are unique, feeds and filters name what exists, an asset is the catalog's own
 file, every entry's filter values fit their filters, every row lands in a list the catalog feeds
 with values checked as that list's rows (the reserved `_catalog` mark is no column), and an
-entry's `mechanics` names saves and pools the sheet has, with a `check` only a pool can honour.
+entry's `mechanics` is checked by `checks_mechanics.py`.
 Messages follow the Engine's, at its paths (`catalogs.0.entries.0.rows.0.values`).
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .catalogs import CATALOG_MARK, CheckEffect, Mechanics, asset_path
+from .catalogs import CATALOG_MARK, asset_path
 from .checks import Path, Reporter
+from .checks_mechanics import MechanicsChecks
 from .document import Catalog, CatalogEntry, CatalogRow
 from .index import by_id
-from .resolution import DicePool
 from .sheet import (
     BooleanColumn,
     EnumColumn,
@@ -65,7 +65,9 @@ class CatalogChecks(Reporter):
         for at, row in enumerate(entry.rows if catalog.holds in (None, "rows") else ()):
             self.row(catalog, row, (*path, "rows", at))
         if entry.mechanics is not None:
-            self.mechanics(entry.mechanics, (*path, "mechanics"))
+            lists = [row.list_ for row in entry.rows]
+            checks = MechanicsChecks(self.ruleset, self.index, self.problems)
+            checks.entry(entry.mechanics, lists, (*path, "mechanics"))
 
     def row(self, catalog: Catalog, row: CatalogRow, path: Path) -> None:
         if row.list_ not in catalog.feeds:
@@ -88,53 +90,6 @@ class CatalogChecks(Reporter):
                         f"sum, even through a derived value; it reads {chain}",
                     )
                     break
-
-    def mechanics(self, mechanics: Mechanics, path: Path) -> None:
-        if mechanics.save is not None:
-            self.exists(self.index.saves, mechanics.save.save, (*path, "save", "save"), "save")
-        groups = {pool.group for pool in self.index.pools.values() if pool.group}
-        for at, cost in enumerate(mechanics.cost or ()):
-            if cost.pool not in self.index.pools and cost.pool not in groups:
-                self.report(
-                    (*path, "cost", at, "pool"), f'Unknown pool or pool group "{cost.pool}"'
-                )
-        if mechanics.check is not None:
-            self.check_effect(mechanics.check, (*path, "check"))
-
-    def check_effect(self, check: CheckEffect, path: Path) -> None:
-        """What a use does to a check: only a pool can honour it, within the pool's own rules."""
-        resolution = self.ruleset.resolution
-        if not isinstance(resolution, DicePool):
-            self.report(
-                path,
-                "a check effect re-throws dice or adds dice and successes, which a dice-sum "
-                "ruleset has none of; it belongs to a dice-pool ruleset",
-            )
-            return
-        sides = resolution.die.sides
-        if check.reroll is not None and check.reroll.up_to >= sides:
-            self.report(
-                (*path, "reroll", "upTo"),
-                f"found {check.reroll.up_to}; a re-throw reaches faces 1 to {sides - 1} "
-                f"on a d{sides} (the top face would throw every die again)",
-            )
-        for name, rule in (("explode", resolution.explode), ("double", resolution.double)):
-            face = getattr(check, name)
-            if face is None:
-                continue
-            if rule is None:
-                self.report((*path, name), f"the ruleset has no {name} for a check to move")
-            elif not (rule.min or rule.from_ or sides) <= face <= sides:
-                lowest = rule.min or rule.from_
-                self.report(
-                    (*path, name), f"found {face}; a check moves {name} within {lowest}..{sides}"
-                )
-        target = resolution.target
-        if check.threshold is not None and not target.min <= check.threshold <= target.max:
-            self.report(
-                (*path, "threshold"),
-                f"found {check.threshold}; the target moves within {target.min}..{target.max}",
-            )
 
 
 def _filter_problem(name: str, kind: str | None, value: Any) -> str | None:

@@ -9,10 +9,11 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, Tag, field_validator, model_validator
 
 from .base import PROMPT_SAFE, Carried, Label, SheetId, Strict, length, shape
-from .catalogs import ENTRY_ID, CatalogFilter, Mechanics, Units
+from .catalogs import ENTRY_ID, CatalogFilter, Units
 from .combat import Combat, Creature
 from .items import ItemDef, Items
 from .layer_models import MOST_LAYERS, Layer
+from .mechanics import Mechanics
 from .refs import REF_KINDS, ValueRef
 from .resolution import Resolution
 from .sheet import HideWhen, Pool, Sheet, SheetField, SheetList

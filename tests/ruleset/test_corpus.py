@@ -110,6 +110,9 @@ def test_valid_fixture_loads(source: Path) -> None:
     "PT-17",
     # The items block and item catalogs, refused as the Engine's block game-ruleset-items pins.
     "engine:game-ruleset-items",
+    # A catalog entry's mechanics, refused as the Engine's block game-ruleset-catalogs and its
+    # schema's catalog entry checks do.
+    "engine:game-ruleset-catalogs",
 )
 def test_invalid_fixture_is_refused_at_its_path(case: InvalidCase) -> None:
     with pytest.raises(RulesetError) as refused:

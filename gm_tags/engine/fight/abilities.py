@@ -22,7 +22,7 @@ from ...state import StateReads
 from ..entries import Owned, Paid, owned_entries, pay
 from ..outcome import Outcome
 from .encounter import Combatant
-from .rolls import Option, SaveAsk, Strike, abilities_of, adjust, modifiers, penalty, rounds_of
+from .rolls import Option, SaveAsk, Strike, abilities_of, adjust, modifiers, penalty
 from .saves import saving_throw
 
 RUN = ("attack", "heal", "debuff")
@@ -123,11 +123,7 @@ def _strike(
     )
     flat = dice[2] + (mechanics.amount.flat or 0)
     auto = bool(mechanics.auto_hit) or not mechanics.attack_roll
-    applies = tuple(
-        (str(a["condition"]), rounds_of(a.get("duration")))
-        for a in mechanics.applies or ()
-        if isinstance(a.get("condition"), str)
-    )
+    applies = tuple((a.condition, a.rounds) for a in mechanics.applies or ())
     return Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto, applies, asks)
 
 
@@ -194,11 +190,10 @@ def afflict(
             return target, head
     applied = []
     for entry in mechanics.applies or ():
-        condition = entry.get("condition")
-        if not isinstance(condition, str) or condition not in ruleset.index.conditions:
+        condition = entry.condition
+        if condition not in ruleset.index.conditions:
             continue
-        rounds = rounds_of(entry.get("duration"))
-        target = put_on(game, target, condition, rounds, round_)
+        target = put_on(game, target, condition, entry.rounds, round_)
         applied.append(ruleset.index.conditions[condition].label)
     return target, head + (f"; {', '.join(applied)}" if applied else "")
 
