@@ -191,7 +191,9 @@ def test_temporary_points_are_refused_where_health_is_a_wound_track() -> None:
 
 @pytest.mark.spec("FT-6", "WT-6")
 def test_pool_health_keeps_damage_types_and_refuses_only_damage_kinds() -> None:
-    with_types = _edited("ember-roads", _set("combat.damageTypes", ["cut", "burn", "crush", "coldfire"]))
+    with_types = _edited(
+        "ember-roads", _set("combat.damageTypes", ["cut", "burn", "crush", "coldfire"])
+    )
     assert validate(with_types).definition.combat is not None
     kinds = {"default": "strain", "marks": "per-blow"}
     assert _refused_at("ember-roads", _set("combat.damageKinds", kinds)) == ["combat.damageKinds"]

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from .keys import BY_KEY
+from .mechanics import MECHANICS_OBJECTS
 from .play import PLAY_OBJECTS
 from .sheet import SHEET_OBJECTS
 
-BY_OBJECT: dict[str, dict[str, str]] = {**SHEET_OBJECTS, **PLAY_OBJECTS}
+BY_OBJECT: dict[str, dict[str, str]] = {**SHEET_OBJECTS, **PLAY_OBJECTS, **MECHANICS_OBJECTS}
 
 
 def describe(schema: dict[str, Any], model: type) -> None:
