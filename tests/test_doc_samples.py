@@ -27,7 +27,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 STARTS = ("gm-tags ", "python ", "curl ")
 # Commands that serve until stopped or read a terminal: their options are checked here, and they
 # are run for real by their own tests.
-LONG_RUNNING = {"serve", "proxy", "play"}
+LONG_RUNNING = {"serve", "proxy", "play", "mcp"}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from .common import Parser
 from .games import add_commands as add_game_commands
+from .mcp_server import add_commands as add_mcp_commands
 from .play import add_commands as add_play_commands
 from .rulesets import add_commands as add_ruleset_commands
 from .servers import add_commands as add_server_commands
@@ -30,6 +31,7 @@ COMMANDS = (
     add_store_commands,
     add_play_commands,
     add_server_commands,
+    add_mcp_commands,
 )
 
 

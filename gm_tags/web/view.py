@@ -34,7 +34,7 @@ def chat_view(chat_id: str, chat: Chat, revision: int) -> dict[str, Any]:
         "chat": chat_id,
         "revision": revision,
         "ruleset": game.ruleset.name if game.ruleset else None,
-        "characters": [_character(game, character) for character in game.characters],
+        "characters": [character_view(game, character) for character in game.characters],
         "clocks": [
             {"name": c.name, "filled": c.filled, "size": c.size, "done": c.done}
             for c in game.clocks
@@ -74,7 +74,8 @@ def _fight(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _character(game: Game, character: Character) -> dict[str, Any]:
+def character_view(game: Game, character: Character) -> dict[str, Any]:
+    """One character's sheet as the play page shows it (the MCP server's `read_sheet` too)."""
     ruleset = game.ruleset
     if ruleset is None:
         return {"name": character.name, "sections": [], "pools": [], "tracks": []}
