@@ -100,7 +100,8 @@ def _block(game: GameState, fight: Encounter) -> list[str]:
 
 def _member(game: GameState, member: Combatant) -> str:
     health = health_of(game, member)
-    words = f"{safe(member.name)} {health.text}" + (" down" if health.value <= 0 else "")
+    down = f" {member.fate}" if member.fate else " down"
+    words = f"{safe(member.name)} {health.text}" + (down if health.value <= 0 else "")
     if member.side == "party":
         character = next(c for c in game.characters if c.key == member.id)
         on = game.live_of(character).conditions

@@ -83,6 +83,8 @@ class CombatChecks(Reporter):
             ):
                 if read is not None:
                     self.ref(read, (*path, key))
+        if combat.dying is not None:
+            self.dying(combat)
         seen: set[str] = set()
         for position, action in enumerate(combat.standard or []):
             if action in seen:
@@ -105,6 +107,16 @@ class CombatChecks(Reporter):
                             (*at, "threat", "tiers", position, key),
                             f"the lowest is above the highest: {pair}",
                         )
+
+    def dying(self, combat: Combat) -> None:
+        dying, at = combat.dying, ("combat", "dying")
+        assert dying is not None
+        tracks = {t.id: t for t in self.ruleset.sheet.live.tracks if not t.is_wound}
+        for key, track in (("successes", dying.successes), ("failures", dying.failures)):
+            self.exists(tracks, track, (*at, key), "live track")
+        if dying.successes == dying.failures:
+            self.report((*at, "failures"), "successes and failures count on two different tracks")
+        self.exists(self.index.conditions, dying.condition, (*at, "condition"), "condition")
 
     def health(self, combat: Combat) -> Track | None:
         """The health track (None on pool health), after checking what health names."""

@@ -144,6 +144,26 @@ class Threat(Strict):
     tiers: Annotated[list[ThreatTier], Field(min_length=1, max_length=40)]
 
 
+class DyingNaturals(Strict):
+    max: Literal["revive-1", "success", "none"] = "none"
+    min: Literal["two-failures", "failure", "none"] = "none"
+
+
+class Dying(Strict):
+    """What a party member at no health does on their turn (`docs/fights.md`, Dying): throws
+    `dice` against `succeedAt`, counting on two plain tracks of the sheet, until one is full."""
+
+    kind: Literal["saves"]
+    successes: SheetId
+    failures: SheetId
+    dice: CombatDice
+    succeed_at: Annotated[int, Field(ge=1, le=1000)]
+    naturals: DyingNaturals = DyingNaturals()
+    damage_while_down: Literal["one-failure", "none"] = "none"
+    critical_while_down: Literal["two-failures", "one-failure", "none"] = "none"
+    condition: SheetId | None = None
+
+
 class Combat(Strict):
     kind: Literal["attack-vs-defense", "dice-pool"]
     health: CombatHealth
@@ -160,6 +180,7 @@ class Combat(Strict):
     levels: Annotated[list[CombatLevel], Field(max_length=60)] | None = None
     spend_limits: Annotated[list[SpendLimit], Field(max_length=12)] | None = None
     threat: Threat | None = None
+    dying: Dying | None = None
     standard: Annotated[list[StandardAction], Field(max_length=12)] | None = None
     # Read by parts of a fight gm-tags does not run yet: checked for shape only, carried.
     standard_effects: dict[str, Any] | None = None
@@ -171,7 +192,6 @@ class Combat(Strict):
     checks: list[dict[str, Any]] | None = None
     contests: list[dict[str, Any]] | None = None
     concentration: dict[str, Any] | None = None
-    dying: dict[str, Any] | None = None
 
     @model_validator(mode="after")
     def _kind_blocks(self) -> Combat:

@@ -60,6 +60,7 @@ HOLD_FAST = {
 
 def _fragment(document: dict[str, Any]) -> None:
     sheet = document["sheet"]
+    sheet["live"]["conditions"].append({"id": "unconscious", "label": "Unconscious"})
     sheet["fields"].append(
         {"id": "ac", "label": "Armor class", "type": "number", "min": 0, "max": 30, "default": 10}
     )
@@ -140,7 +141,23 @@ def _fragment(document: dict[str, Any]) -> None:
         "conditions": [
             {"condition": "frightened", "modifiers": [{"to": "attacks", "flat": -2}]},
             {"condition": "poisoned", "effects": ["own-attacks-disadvantage"]},
+            {
+                "condition": "unconscious",
+                "effects": ["cannot-act", "attacks-against-advantage"],
+                "failsSaves": ["str_save", "dex_save"],
+            },
         ],
+        "dying": {
+            "kind": "saves",
+            "successes": "death_successes",
+            "failures": "death_failures",
+            "dice": {"count": 1, "sides": 20},
+            "succeedAt": 10,
+            "naturals": {"max": "revive-1", "min": "two-failures"},
+            "damageWhileDown": "one-failure",
+            "criticalWhileDown": "two-failures",
+            "condition": "unconscious",
+        },
     }
 
 
@@ -277,3 +294,73 @@ def test_dodge_help_and_what_a_condition_leans(snapshot: SnapshotAssertion) -> N
     step('[fight: op="attack" with="Dagger"]', 20, 3)
     assert "(20 3) disadvantage (Poisoned), kept (3) +5 = 8 vs defense 12: miss" in receipts[-1]
     assert receipts == snapshot
+
+
+def _tracks(game: Game, name: str) -> tuple[int, int]:
+    character = next(c for c in game.characters if c.name == name)
+    live = game.live_of(character)
+    return live.tracks.get("death_successes", 0), live.tracks.get("death_failures", 0)
+
+
+def test_down_dying_and_back(snapshot: SnapshotAssertion) -> None:
+    tam = {**ILSE, "lists": {"weapons": ILSE["lists"]["weapons"]}}
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam})
+    receipts: list[str] = []
+
+    def step(reply: str, *faces: int) -> Game:
+        nonlocal game
+        turn = played(game, reply, *faces)
+        receipts.extend(r.tag for r in turn.receipts)
+        game = turn.game
+        return game
+
+    step('[sheet: who="Ilse" op="damage" pool="hp" amount="15"]')
+    # Initiative: the bandit 21, Ilse 7, Tam 6. The bandit picks Ilse (a d2 of 1) and its
+    # scimitar (12 + 3, 4 + 1) takes her 3 hit points: she is down and dying, unconscious.
+    # Her turn is her death save (3: a failure), and the turn passes to Tam.
+    step('[fight: op="begin" against="bandit"]', 5, 4, 20, 1, 12, 4, 3)
+    assert "Ilse Hit points 0/18 (dying)" in receipts[-1]
+    assert "Ilse death save (3) vs 10: successes 0/3, failures 1/3" in receipts[-1]
+    character = next(c for c in game.characters if c.name == "Ilse")
+    assert "unconscious" in game.live_of(character).conditions
+    assert _tracks(game, "Ilse") == (0, 1)
+    # Round 2: the bandit can reach only Tam (5 + 3 misses); Ilse's save (12) succeeds.
+    step('[fight: op="next"]', 5, 12)
+    assert _tracks(game, "Ilse") == (1, 1)
+    # Tam heals her: 4 hit points, and she is back, the count and the condition gone.
+    step('[fight: op="heal" who="Tam" target="Ilse" amount="4"]')
+    assert _tracks(game, "Ilse") == (0, 0)
+    assert game.live_of(character).conditions == ()
+    # Round 3: a natural twenty at Ilse doubles the scimitar's die (6 6 + 1 = 13): down again;
+    # her death save is a natural twenty, and she is back with 1.
+    step('[fight: op="next"]', 1, 20, 6, 6, 20)
+    assert "Ilse death save (20) vs 10: back with 1 (Ilse Hit points 1/18)" in receipts[-1]
+    assert _tracks(game, "Ilse") == (0, 0)
+    assert game.fight is not None and game.fight.actor.name == "Ilse"
+    assert receipts == snapshot
+
+
+def test_three_failures_is_dead_and_three_successes_stable() -> None:
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": ILSE})
+    game = played(game, '[sheet: who="Ilse" op="damage" pool="hp" amount="18"]').game
+    # Ilse starts the fight dying: her first turn is a throw (a natural one, two failures).
+    turn = played(game, '[fight: op="begin" against="bandit"]', 15, 14, 3, 1)
+    assert "Ilse death save (1) vs 10: successes 0/3, failures 2/3" in (turn.receipts[0].now or "")
+    # Tam passes; the bandit misses Tam (2 + 3); Ilse fails again (9): dead, and not a target.
+    turn = played(turn.game, '[fight: op="next"]', 2, 9)
+    assert "Ilse death save (9) vs 10: dead" in (turn.receipts[0].now or "")
+    assert turn.game.fight is not None and turn.game.fight.get("ilse").fate == "dead"
+    healed = played(turn.game, '[fight: op="heal" who="Tam" target="Ilse" amount="4"]')
+    assert healed.receipts[0].reason == "target-down"
+    # Three successes leave a dying member stable: no more throws (and the count cleared).
+    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": ILSE})
+    game = played(game, '[sheet: who="Tam" op="damage" pool="hp" amount="18"]').game
+    turn = played(game, '[fight: op="begin" against="bandit"]', 15, 14, 3)
+    for faces in ((11, 1), (12, 2)):
+        turn = played(turn.game, '[fight: op="next"]', *faces)
+        assert "Tam death save" in (turn.receipts[0].now or "")
+    turn = played(turn.game, '[fight: op="next"]', 14, 5)
+    assert "Tam death save (14) vs 10: stable" in (turn.receipts[0].now or "")
+    assert _tracks(turn.game, "Tam") == (0, 0)
+    turn = played(turn.game, '[fight: op="next"]', 5)
+    assert "death save" not in (turn.receipts[0].now or "")

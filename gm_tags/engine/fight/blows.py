@@ -16,8 +16,9 @@ from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
 from ...state import StateReads
 from .abilities import put_on
+from .dying import fall, hurt_while_down
 from .encounter import Combatant
-from .health import damage_kind, hurt
+from .health import damage_kind, hurt, standing
 from .leans import Lean, lean_of
 from .rolls import Option, Strike, held_modifiers, modifiers
 from .saves import after_save, saving_throw
@@ -62,8 +63,10 @@ def strike(
         if not landed:
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
         points, damage_words = _sum_damage(combat, blow, critical, dice)
-    words += ": critical" if combat.kind != "dice-pool" and critical else ": hit"
-    return _landed(game, target, blow, dice, round_, head + words, (points, damage_words))
+    critical = combat.kind != "dice-pool" and critical
+    words += ": critical" if critical else ": hit"
+    damage = (points, damage_words)
+    return _landed(game, target, blow, dice, round_, head + words, damage, critical=critical)
 
 
 def _saved_against(
@@ -104,6 +107,8 @@ def _landed(
     round_: int,
     said: str,
     damage: tuple[int, str],
+    *,
+    critical: bool = False,
 ) -> Blow:
     """A blow that landed: its damage through resistance and soak onto the target's health, and
     the conditions it puts on (and takes off, where any of it was dealt)."""
@@ -116,11 +121,17 @@ def _landed(
     soaked, soak_words = _soak(ruleset, combat, game, target, kind, dice)
     dealt = max(0, points - soaked)
     parts = [said, f"{damage_words} = {points}{resisted}{soak_words}, dealt {dealt}"]
+    was_standing = standing(game, target)
     hurt_by = hurt(game, target, dealt, kind)
-    changed = hurt_by.combatant
+    changed, counted = hurt_by.combatant, ""
+    if was_standing and hurt_by.down:
+        changed = fall(game, changed)
+    elif not was_standing and dealt > 0:
+        changed, counted = hurt_while_down(game, changed, critical)
     if dealt > 0 or (blow.save is not None and blow.applies):
         changed = _conditions_after(game, changed, blow.applies, round_, ends=dealt > 0)
-    left = hurt_by.now + (" (down)" if hurt_by.down else "")
+    left = hurt_by.now + (f" ({changed.fate or 'down'})" if hurt_by.down else "")
+    left += f", {counted}" if counted else ""
     parts.append(left)
     return Blow(changed, "; ".join(parts), hurt_by.down, f"{said}, dealt {dealt}; {left}")
 

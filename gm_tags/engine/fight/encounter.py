@@ -31,6 +31,9 @@ class Combatant:
     modifier: int = 0
     spent: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     down: bool = False
+    # A party member at no health where the ruleset has a dying rule: "dying" (throwing death
+    # saves on their turns), "stable" (no more throws until hurt) or "dead".
+    fate: str | None = None
     boss: bool = False
     # Conditions a blow put on this combatant for some rounds: each comes off as the holder's
     # turn begins in the round named.
@@ -56,6 +59,8 @@ class Combatant:
             data["spent"] = dict(self.spent)
         if self.down:
             data["down"] = True
+        if self.fate is not None:
+            data["fate"] = self.fate
         if self.boss:
             data["boss"] = True
         if self.timed:
@@ -77,6 +82,9 @@ class Combatant:
         spent = {str(k): _int(v) for k, v in dict(data.get("spent") or {}).items()}
         timed = {str(k): _int(v) for k, v in dict(data.get("timed") or {}).items()}
         block = data.get("block")
+        fate = data.get("fate")
+        if fate not in (None, "dying", "stable", "dead"):
+            raise ValueError(f"fate is dying, stable or dead, not {fate!r}")
         return cls(
             id=str(data["id"]),
             name=str(data["name"]),
@@ -85,6 +93,7 @@ class Combatant:
             modifier=_int(data.get("modifier", 0)),
             spent=MappingProxyType(spent),
             down=data.get("down") is True,
+            fate=fate,
             boss=data.get("boss") is True,
             timed=MappingProxyType(timed),
             conditions=tuple(str(c) for c in data.get("conditions") or ()),

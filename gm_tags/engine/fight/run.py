@@ -17,6 +17,7 @@ from ...state import StateReads
 from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
 from .blows import Blow, strike
+from .dying import death_save, fall, revive
 from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
 from .options import options_for
@@ -71,12 +72,13 @@ def _begin(command: FightCommand, game: StateReads, combat: Combat, dice: Dice) 
             f"{foes!r} is neither a creature of the bestiary nor a threat tier",
         )
     ordered, line = roll_initiative(game, combat, [*members, *foes], dice)
-    fight = Encounter(tuple(ordered), tuple(m.id for m in ordered))
-    fight = _start_turn(game, combat, fight)
-    if not standing(game, fight.actor):
-        fight = advance(game, combat, fight, dice)
+    order = tuple(m.id for m in ordered)
+    fallen = [fall(game, m) if not standing(game, m) else m for m in ordered]
     lines = [f"round 1: {line}"]
-    fight = _engine_turns(game, fight.logged(*lines), combat, dice, lines)
+    # The turn passes to the first in the order (a throw of theirs first, where they are dying).
+    fight = replace(Encounter(tuple(fallen), order).logged(*lines), turn=-1)
+    fight = advance(game, combat, fight, dice, lines)
+    fight = _engine_turns(game, fight, combat, dice, lines)
     game.with_fight(fight)
     return _told(game, fight, lines)
 
@@ -145,7 +147,8 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
     elif heals:
         amount = heal_amount(chosen, dice.roll) if chosen.kind == "ability" else command.amount
         healed = mend(game, target, amount or 1)
-        fight = fight.with_combatant(healed.combatant)
+        back = healed.combatant
+        fight = fight.with_combatant(revive(game, back) if standing(game, back) else back)
         line = f"{spent.name} heals {target.name}{paid}: {healed.now}"
     else:
         fight, blows = _strikes(game, fight, spent, [target], chosen, dice)
@@ -198,7 +201,7 @@ def _target(
             Reason.NO_SUCH_TARGET, f"nobody in the fight is named {command.target!r}: {names}"
         )
     health = health_of(game, found)
-    if not heal and health.value <= 0:
+    if found.fate == "dead" or (not heal and health.value <= 0 and found.fate is None):
         return Outcome.refused(Reason.TARGET_DOWN, f"{found.name} is down already")
     if heal and health.value >= health.most and not found.down:
         return Outcome.refused(Reason.TARGET_DOWN, f"{found.name} has nothing to heal")
@@ -243,7 +246,8 @@ def advance(
     per round refilled, initiative thrown again where the ruleset says so)."""
     if fight.outcome is not None:
         return fight
-    fight = fight.with_combatant(without_stance(fight.actor, "helped"))
+    if fight.turn >= 0:
+        fight = fight.with_combatant(without_stance(fight.actor, "helped"))
     at, round_ = fight.turn, fight.round
     for _ in range(2 * len(fight.order)):
         at += 1
@@ -252,8 +256,19 @@ def advance(
             fight, rolled = _new_round(game, combat, replace(fight, round=round_), dice)
             if lines is not None and rolled:
                 lines.append(rolled)
-        if standing(game, fight.get(fight.order[at])):
+        member = fight.get(fight.order[at])
+        if standing(game, member):
             break
+        if member.fate == "dying":
+            # A dying party member's turn is their death save; the turn passes on unless it
+            # brought them back.
+            fight = _start_turn(game, combat, replace(fight, turn=at))
+            thrown, line = death_save(game, fight.actor, dice)
+            fight = fight.with_combatant(thrown).logged(line)
+            if lines is not None:
+                lines.append(line)
+            if standing(game, thrown):
+                return fight
     return _start_turn(game, combat, replace(fight, turn=at))
 
 

@@ -52,7 +52,8 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "levels": "What a track or derived value does from a level up (at most 60).",
         "spendLimits": "What an ability may take of a pool per turn, round or fight.",
         "threat": "The threat scale: tiers an opponent is built from.",
-        "standard": "The standard actions every combatant has: carried as data.",
+        "standard": "The standard actions every party member may take (dodge, help, dash...): "
+        "each spends the first budget.",
         "standardEffects": "What the standard actions do: carried as data.",
         "distance": "Distances in a fight: carried as data.",
         "ranged": "Ranged attack rules: carried as data.",
@@ -62,7 +63,8 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "checks": "Checks in a fight: carried as data.",
         "contests": "Contests in a fight: carried as data.",
         "concentration": "Concentration rules: carried as data.",
-        "dying": "What happens at zero health: carried as data.",
+        "dying": "What a party member at no health does on their turn: death saves counted on "
+        "two tracks.",
     },
     "CombatDice": {"count": "How many dice.", "sides": "How many sides each die has."},
     "CombatHealth": {
@@ -159,6 +161,21 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "mode": "Checks or saves rolled twice: `advantage` or `disadvantage`.",
         "skills": "Only checks of these skills.",
         "saves": "Only these saves.",
+    },
+    "Dying": {
+        "kind": "How dying is decided: `saves`.",
+        "successes": "The plain track the successes count on (full: stable).",
+        "failures": "The plain track the failures count on (full: dead).",
+        "dice": "The dice of a death save.",
+        "succeedAt": "A throw at or above this is a success.",
+        "naturals": "What a single die's highest and lowest faces do.",
+        "damageWhileDown": "What a blow landing on somebody down counts: `one-failure` or `none`.",
+        "criticalWhileDown": "What a critical landing on somebody down counts.",
+        "condition": "The condition somebody down holds while down (`sheet.live.conditions[]`).",
+    },
+    "DyingNaturals": {
+        "max": "The highest face: `revive-1` (back with 1 health), `success` or `none`.",
+        "min": "The lowest face: `two-failures`, `failure` or `none`.",
     },
     "Creature": {
         "tier": "The threat tier it is built on (`combat.threat.tiers[]`).",
