@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Problem, join_path
+from . import capabilities_catalogs as catalog_keys
 from .document import RulesetFile
 from .effects import CHECK_LEANS
 from .resolution import DicePool
@@ -289,8 +290,23 @@ FEATURES: tuple[Feature, ...] = (
         lambda r: _if(r.gm.world_guidance is not None, ("gm", "worldGuidance")),
     ),
     Feature("combat", 26, _present("combat")),
+    Feature(
+        "catalog mechanics a fight reads (targetCount, autoHit, applies, temporary, scales, "
+        "budget)",
+        26,
+        catalog_keys.fight_mechanics,
+    ),
     Feature("creatures (a catalog that holds them)", 27, _creatures),
+    Feature(
+        "what one turn can do (plus, free, gives, standard, a rider)",
+        29,
+        catalog_keys.turn_economy,
+    ),
     Feature("wound tracks (levels and kinds)", 30, _wound_tracks),
+    Feature(
+        "catalog entries that change a check (mechanics.check)", 30, catalog_keys.check_effects
+    ),
+    Feature("a reaction naming the moment it waits for", 33, catalog_keys.reaction_moments),
     Feature("explode/double min, pool.abilityPlusAbility and botch.rule", 37, _pool_extras),
     Feature(
         "alwaysShow, a plain track's max as a value reference and a plain track's hideWhen",
@@ -298,6 +314,7 @@ FEATURES: tuple[Feature, ...] = (
         _plain_track_extras,
     ),
     Feature("sheetSummary columns and an enum nameColumn", 37, _summary_columns),
+    Feature("an entry moving explode or double for its check", 37, catalog_keys.check_faces),
     Feature(
         "resolution.adjust",
         38,
@@ -328,6 +345,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature("sections on abilities, skills and saves", 41, _sections_on_checks),
     Feature("untrained", 41, _untrained),
     Feature("live states, enumTable and a rest step naming a state", 42, _live_states),
+    Feature(
+        "a reaction answering something used, or only some catalogs' entries",
+        44,
+        catalog_keys.used_moments,
+    ),
     Feature("condition numbers, check leans and levels", 45, _condition_numbers),
     Feature("items", 49, _present("items")),
     Feature("a catalog of items", 49, _item_catalogs),
@@ -337,6 +359,11 @@ FEATURES: tuple[Feature, ...] = (
         "(skills, a modifier's skills, saves and mode)",
         53,
         _narrowed_effects,
+    ),
+    Feature(
+        "items that change checks while worn or carried, and a rarity cap's bonus",
+        53,
+        catalog_keys.item_effects,
     ),
     Feature("a level off a derived value", 54, _derived_levels),
     Feature("a shared poolGroup rest step", 77, _shared_rests),
