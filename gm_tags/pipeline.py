@@ -8,30 +8,19 @@ before it carries on whole; nothing a reply holds can make this raise.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from .commands import Refused
-from .commands.check import CheckCommand, bind_check
-from .commands.clock import ClockCommand, bind_clock
 from .commands.common import malformed
-from .commands.fight import FightCommand, bind_fight
-from .commands.inventory import InventoryCommand, LootCommand, bind_inventory, bind_loot
-from .commands.sheet import PartyCommand, SheetCommand, bind_sheet
 from .dice import Dice
-from .engine.checks import run_check
-from .engine.clocks import run_clock
-from .engine.fight.run import run_fight
-from .engine.inventory import run_inventory
-from .engine.loot import run_loot
 from .engine.outcome import Outcome
-from .engine.party import run_party
-from .engine.sheet import run_sheet
+from .families.family import Family
+from .families.registry import FAMILIES
 from .grammar import branch_pattern, read_branch
 from .parse import Tag, parse_all
 from .reasons import Reason
-from .receipts import Receipt
+from .receipts import Receipt, render, summary_line, unread
 from .rewrite import narrate, rewrite
 from .scan import Candidate, scan
 from .state import Draft, S
@@ -41,15 +30,6 @@ MAX_PER_FAMILY = 40
 # The refusals the next reminder lists one by one; any more are counted.
 RECENT_LIMIT = 20
 
-Command = ClockCommand | SheetCommand | CheckCommand | FightCommand | InventoryCommand | LootCommand
-BINDERS: dict[str, Callable[[Tag], Command | Refused]] = {
-    "clock": bind_clock,
-    "fight": bind_fight,
-    "inventory": bind_inventory,
-    "loot": bind_loot,
-    "sheet": bind_sheet,
-    "skill_check": bind_check,
-}
 _AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 _MORE_REFUSED_LINE = "{} more commands were refused"
 _MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
@@ -74,12 +54,6 @@ class Turn(Generic[S]):
         }
 
 
-_TOO_MANY = {
-    family: Outcome.refused(Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {family} tags apply per reply")
-    for family in BINDERS
-}
-
-
 def process(game: S, reply: str, dice: Dice | None = None, *, continues: bool = False) -> Turn[S]:
     """`reply` applied to `game`: its commands change one draft, in reply order, frozen into the
     state the reply leaves. A reply that `continues` the one that left `game` adds its refusals
@@ -92,7 +66,7 @@ def process(game: S, reply: str, dice: Dice | None = None, *, continues: bool = 
 
 def commands_in(reply: str, start: int = 0) -> list[Candidate]:
     """The candidates in `reply` (from `start`, as `scan` reads it) that name a command family."""
-    return [candidate for candidate in scan(reply, start) if candidate.name in BINDERS]
+    return [candidate for candidate in scan(reply, start) if candidate.name in FAMILIES]
 
 
 class ReplyRun(Generic[S]):
@@ -109,7 +83,7 @@ class ReplyRun(Generic[S]):
     def apply(self, tag: Tag) -> Receipt:
         self._seen[tag.name] = count = self._seen.get(tag.name, 0) + 1
         over_limit = count > MAX_PER_FAMILY
-        receipt = _one(self._draft, tag, BINDERS[tag.name], self.dice, over_limit=over_limit)
+        receipt = _one(self._draft, tag, FAMILIES[tag.name], self.dice, over_limit=over_limit)
         self.receipts.append(receipt)
         return receipt
 
@@ -119,17 +93,19 @@ class ReplyRun(Generic[S]):
         receipts = self.receipts
         starts = [receipt.start for receipt in receipts] + [len(reply)]
         hidden: list[tuple[int, int]] = []
+        rolls: list[str] = []
+        refused: list[str] = []
         for receipt, bound in zip(receipts, starts[1:], strict=True):
+            family = FAMILIES[receipt.family]
             hidden.append((receipt.start, receipt.end))
-            if receipt.family == "skill_check":
+            if family.branches:
                 hidden += branch_spans(reply, receipt, bound)
-        checks = [receipt for receipt in receipts if receipt.family == "skill_check"]
-        rolled = tuple(r.now or r.detail for r in checks if r.reason in (None, Reason.UNTRAINED))
-        refused = [
-            r.summary
-            for r in receipts
-            if not r.ok and not (r.family == "skill_check" and r.reason is Reason.UNTRAINED)
-        ]
+            roll = family.rolled(receipt.now, receipt.reason, receipt.detail)
+            if roll is not None:
+                rolls.append(roll)
+            if not receipt.ok and receipt.reason not in family.unlisted:
+                refused.append(receipt.summary)
+        rolled = tuple(rolls)
         game = self.game
         if self.continues:
             recent, rolled = _recent(game.recent, refused), game.rolled + rolled
@@ -180,22 +156,19 @@ def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, in
 
 
 def _one(
-    draft: Draft[Any],
-    tag: Tag,
-    bind: Callable[[Tag], Command | Refused],
-    dice: Dice,
-    *,
-    over_limit: bool,
+    draft: Draft[Any], tag: Tag, family: Family[Any], dice: Dice, *, over_limit: bool
 ) -> Receipt:
     checkpoint = draft.checkpoint()
     try:
-        bound = malformed(tag, tag.problem) if tag.problem else bind(tag)
+        bound = malformed(tag, tag.problem) if tag.problem else family.bind(tag)
         if over_limit:
-            outcome = _TOO_MANY[tag.name]
+            outcome = Outcome.refused(
+                Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
+            )
         elif isinstance(bound, Refused):
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:
-            outcome = _execute(draft, bound, dice)
+            outcome = family.run(bound, draft, dice)
             full = draft.over_bounds(checkpoint)
             if full is not None:
                 draft.restore(checkpoint)
@@ -206,34 +179,21 @@ def _one(
         draft.restore(checkpoint)
         request = malformed(tag, "").request
         outcome = Outcome.refused(Reason.ENGINE_ERROR, f"{type(error).__name__}: {error}")
-    return Receipt.of(
+    tagged = dict(request)
+    words = unread(tag.name) if "raw" in tagged else family.words(tagged)
+    summary = summary_line(
+        words, outcome.now, outcome.reason, outcome.detail, explained=family.explained
+    )
+    return Receipt(
         tag.name,
         request,
         outcome.now,
         outcome.reason,
         outcome.detail,
-        (tag.start, tag.end),
+        tag.start,
+        tag.end,
         tag.raw,
-        outcome.tag,
+        outcome.tag or render(tag.name, request, outcome.now, outcome.reason),
+        summary,
         outcome.succeeded,
     )
-
-
-def _execute(draft: Draft[Any], command: Command, dice: Dice) -> Outcome:
-    """Run one command against the draft, which it changes in place."""
-    if isinstance(command, PartyCommand):
-        return run_party(command, draft)[1]
-    if isinstance(command, SheetCommand):
-        return run_sheet(command, draft)[1]
-    if isinstance(command, CheckCommand):
-        return run_check(command, draft, dice)[1]
-    if isinstance(command, FightCommand):
-        return run_fight(command, draft, dice)
-    if isinstance(command, InventoryCommand):
-        return run_inventory(command, draft)
-    if isinstance(command, LootCommand):
-        return run_loot(command, draft, dice)
-    settings = draft.ruleset.definition.clocks if draft.ruleset is not None else None
-    clocks, outcome = run_clock(command, draft.clocks, settings)
-    draft.with_clocks(clocks)
-    return outcome

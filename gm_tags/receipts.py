@@ -8,28 +8,9 @@ from .commands import Request
 from .reasons import Reason
 from .text import NOW_LIMIT, clean
 
-# Refusals whose line in the next reminder carries the detail, because the model cannot write
-# the command right without it (where a tag could not be read, the labels a difficulty may name).
-# A fight's refusals say whose turn it is, what the options are, or who stands.
-_EXPLAINED = frozenset(
-    {
-        Reason.MALFORMED,
-        Reason.UNKNOWN_DIFFICULTY,
-        Reason.UNKNOWN_SKILL,
-        Reason.NOT_YOUR_TURN,
-        Reason.UNKNOWN_OPTION,
-        Reason.NO_SUCH_TARGET,
-        Reason.UNKNOWN_OPPONENT,
-        # What a bag, a purse or a ruleset allows: how much is carried, held, bound, worth.
-        Reason.SLOT_FULL,
-        Reason.BINDING_FULL,
-        Reason.OVER_LIMIT,
-        Reason.OVER_CAP,
-        Reason.UNKNOWN_UNIT,
-        Reason.WRONG_CURRENCY,
-        Reason.UNKNOWN_TABLE,
-    }
-)
+# Refusals whose summary line carries the detail in every family: where a tag could not be read.
+# A family names its own (`gm_tags.families.family.Family.explained`).
+EXPLAINED = frozenset({Reason.MALFORMED})
 
 
 class Receipt(NamedTuple):
@@ -45,25 +26,10 @@ class Receipt(NamedTuple):
     end: int
     written: str
     tag: str
+    # One line for a log or the next reminder (`summary_line`).
+    summary: str = ""
     # A rolled check's: whether it succeeded (None for every other receipt).
     succeeded: bool | None = None
-
-    @classmethod
-    def of(
-        cls,
-        family: str,
-        request: Request,
-        now: str | None,
-        reason: Reason | None,
-        detail: str,
-        span: tuple[int, int],
-        written: str,
-        tag: str | None = None,
-        succeeded: bool | None = None,
-    ) -> Receipt:
-        tag = tag or render(family, request, now, reason)
-        start, end = span
-        return cls(family, request, now, reason, detail, start, end, written, tag, succeeded)
 
     @property
     def ok(self) -> bool:
@@ -72,43 +38,6 @@ class Receipt(NamedTuple):
     @property
     def result(self) -> str:
         return "ok" if self.reason is None else "refused"
-
-    @property
-    def summary(self) -> str:
-        """One line for a log or the next reminder: `Mira spend grit -> 3/8`,
-        `Mira spend grit refused (insufficient)`, `clock Alarm raised tick -> 4/6`."""
-        request = dict(self.request)
-        if "raw" in request:
-            words = [f"a {self.family} tag that could not be read"]
-        elif self.family == "clock":
-            action = next((key for key in ("size", "tick", "clear") if key in request), "")
-            words = ["clock", request.get("name") or "", action]
-        elif self.family == "skill_check":
-            words = [request.get("who") or "", "check"]
-        elif self.family == "fight":
-            words = ["fight", request.get("op") or "", request.get("who") or ""]
-        elif self.family in ("inventory", "loot"):
-            what = request.get("item") or request.get("table") or request.get("unit") or ""
-            words = [request.get("who") or "", request.get("action") or "loot", what]
-        else:
-            target = next(
-                (
-                    request[key]
-                    for key in ("pool", "track", "condition", "state", "field", "rest", "name")
-                    if request.get(key)
-                ),
-                "",
-            )
-            who = request.get("who") or ("party" if request.get("sheet") == "party" else "")
-            words = [who, request.get("op") or "", target or ""]
-        head = " ".join(word for word in words if word)
-        if self.reason in _EXPLAINED or (
-            self.family == "inventory" and self.reason is Reason.INSUFFICIENT
-        ):
-            return f"{head} refused ({self.reason}: {self.detail})"
-        if self.reason is not None:
-            return f"{head} refused ({self.reason.value})"
-        return f"{head} -> {self.now}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +51,30 @@ class Receipt(NamedTuple):
             "span": [self.start, self.end],
             "written": self.written,
         }
+
+
+def summary_line(
+    words: list[str],
+    now: str | None,
+    reason: Reason | None,
+    detail: str,
+    *,
+    explained: frozenset[Reason],
+) -> str:
+    """A receipt's line for a log or the next reminder: `Mira spend grit -> 3/8`, `Mira spend
+    grit refused (insufficient)`, `clock Alarm raised tick -> 4/6`. `words` name the request
+    (its family's words, or `unread`); the refusals `explained` say their detail."""
+    head = " ".join(word for word in words if word)
+    if reason in explained or reason in EXPLAINED:
+        return f"{head} refused ({reason}: {detail})"
+    if reason is not None:
+        return f"{head} refused ({reason.value})"
+    return f"{head} -> {now}"
+
+
+def unread(family: str) -> list[str]:
+    """The words that name a tag that could not be read."""
+    return [f"a {family} tag that could not be read"]
 
 
 def render(family: str, request: Request, now: str | None, reason: Reason | None) -> str:

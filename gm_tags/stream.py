@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Generic
 
 from .dice import Dice
+from .families.registry import FAMILIES
 from .grammar import branch_pattern, opening
 from .narrator import Narrator, opening_so_far
 from .parse import parse_all
@@ -243,7 +244,7 @@ class ReplyStream(Generic[S]):
             at = self._spanned
             tag = tags[at]
             spans = [(tag.start, tag.end)]
-            if tag.name == "skill_check":
+            if FAMILIES[tag.name].branches:
                 following = tags[at + 1].start if at + 1 < len(tags) else held
                 if following == len(text) and not _branches_written(text, tag.end):
                     return min(held, tag.start)

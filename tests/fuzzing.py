@@ -18,8 +18,8 @@ from typing import Any
 
 from gm_tags import Game, Turn, load_ruleset
 from gm_tags.commands.common import CHECK_OUTCOME_KEYS, OUTCOME_KEYS
+from gm_tags.families.registry import FAMILIES
 from gm_tags.game_document import read_document
-from gm_tags.pipeline import BINDERS
 from gm_tags.scan import scan
 from gm_tags.sheet.item_book import book_for
 from tests.conftest import FIXTURES
@@ -321,7 +321,7 @@ def check_turn(game: Game, before: dict[str, Any], text: str, turn: Turn) -> Non
     was before the reply."""
     ruleset = game.ruleset
     assert ruleset is not None
-    candidates = [c for c in scan(text) if c.name in BINDERS]
+    candidates = [c for c in scan(text) if c.name in FAMILIES]
     assert len(turn.receipts) == len(candidates), "one receipt per tag"
     assert scan(turn.narration) == [], "the narration holds no tag"
     for receipt in turn.receipts:

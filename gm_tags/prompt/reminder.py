@@ -1,7 +1,7 @@
-"""The per-turn reminder: what did not happen last turn, the commands the ruleset can use with
-their limits, the ruleset's vocabulary, the check, the clocks, the fight (`prompt/fight.py`),
-`gm.sheetGuidance`, then a sheet
-block per character inside `<character_sheets>`.
+"""The per-turn reminder: what did not happen last turn, what each tag family teaches (in the
+registry's order: the commands the ruleset can use with their limits and its vocabulary in one
+section, then the check, the clocks, the fight), `gm.sheetGuidance`, then a sheet block per
+character inside `<character_sheets>`.
 
 It goes into the last user message every turn (never the system prompt, so a provider's prompt
 cache survives). A game without a ruleset gets no sheet section at all.
@@ -9,12 +9,9 @@ cache survives). A game without a ruleset gets no sheet section at all.
 
 from __future__ import annotations
 
+from ..families.registry import FAMILIES
 from ..state import GameState
-from .checks import check_lines
-from .clocks import clock_section
-from .commands import party_command_lines, sheet_command_lines, vocabulary_lines
-from .fight import fight_section
-from .inventory import inventory_command_lines, inventory_lines
+from .inventory import inventory_lines
 from .party_block import party_block
 from .sheet_block import sheet_block
 from .text import safe
@@ -38,21 +35,10 @@ def reminder(game: GameState) -> str:
     if ruleset is None:
         return "\n\n".join(parts)
     definition = ruleset.definition
-    section = [
-        HEADING,
-        *sheet_command_lines(ruleset),
-        *party_command_lines(ruleset),
-        *vocabulary_lines(ruleset),
-        *inventory_command_lines(ruleset),
-    ]
-    parts.append("\n".join(section))
-    parts.append("\n".join(check_lines(ruleset)))
-    clocks = clock_section(definition.clocks, game.clocks)
-    if clocks:
-        parts.append(clocks)
-    fight = fight_section(game)
-    if fight:
-        parts.append(fight)
+    # Each family's commands in one section, then each family's part of its own.
+    taught = [family.teach(game) for family in FAMILIES.values()]
+    parts.append("\n".join([HEADING, *(line for teaching in taught for line in teaching.commands)]))
+    parts += [teaching.part for teaching in taught if teaching.part]
     if definition.gm.sheet_guidance:
         parts.append(definition.gm.sheet_guidance)
     blocks = [

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from gm_tags import Game, Reason, Ruleset
-from gm_tags import pipeline as pipeline_module
+from gm_tags.families.registry import FAMILIES
 from tests.fuzzing import fixture_game
 
 
@@ -130,14 +131,14 @@ def test_an_engine_fault_refuses_that_command_and_keeps_the_snapshot_whole(
     game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = game.apply_reply('[clock: name="A" size="4"]').game
-    real = pipeline_module._execute
+    clock = FAMILIES["clock"]
 
-    def flaky(game: Game, command: object, dice: object) -> object:
+    def flaky(command: Any, draft: Any, dice: Any) -> Any:
         if getattr(command, "amount", None) == 2:
             raise RuntimeError("disk on fire")
-        return real(game, command, dice)  # type: ignore[arg-type]
+        return clock.run(command, draft, dice)
 
-    monkeypatch.setattr(pipeline_module, "_execute", flaky)
+    monkeypatch.setitem(FAMILIES, "clock", replace(clock, run=flaky))
     turn = before.apply_reply(
         '[clock: name="A" tick="1"][clock: name="A" tick="2"][clock: name="A" tick="1"]'
     )
@@ -181,15 +182,15 @@ def test_a_command_that_fails_half_way_leaves_nothing_of_itself(
     """A reply's commands change one draft; a fault after a command wrote to it undoes what that
     command wrote, and the commands before and after it stand."""
     start = fixture_game("crew-of-shadows.json", "crew-mid-heist.json")
-    real = pipeline_module.run_sheet
+    sheet = FAMILIES["sheet"]
 
-    def writes_then_fails(command: Any, draft: Any) -> Any:
-        result = real(command, draft)
+    def writes_then_fails(command: Any, draft: Any, dice: Any) -> Any:
+        result = sheet.run(command, draft, dice)
         if getattr(command, "amount", None) == 2:
             raise RuntimeError("after writing")
         return result
 
-    monkeypatch.setattr(pipeline_module, "run_sheet", writes_then_fails)
+    monkeypatch.setitem(FAMILIES, "sheet", replace(sheet, run=writes_then_fails))
     turn = start.apply_reply(
         '[sheet: who="party" op="spend" pool="Stress" amount="1"]'
         '[sheet: who="party" op="restore" pool="Stress" amount="2"]'
