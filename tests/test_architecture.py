@@ -37,7 +37,12 @@ def _imports(module: str) -> set[str]:
                 stem = ".".join([*parts, node.module] if node.module else parts)
             else:
                 stem = node.module or ""
-            names = [stem, *(f"{stem}.{alias.name}" for alias in node.names)]
+            # `from package import module` imports that module; `from module import name`, the
+            # module (as Python does: the package itself is already loaded as its parent).
+            names = [
+                f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in MODULES else stem
+                for alias in node.names
+            ]
         else:
             continue
         for name in names:
