@@ -19,13 +19,16 @@ ROOT_PATH = "(root)"
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong, at a dotted JSON path written as the Engine writes it."""
+    """One thing wrong, at a dotted JSON path written as the Engine writes it; `file` names the
+    package file it is in when that is not the ruleset itself (a catalog asset)."""
 
     path: str
     message: str
+    file: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        where = f"{self.file}: " if self.file else ""
+        return f"{where}{self.path}: {self.message}"
 
 
 def join_path(parts: tuple[str | int, ...]) -> str:

@@ -29,7 +29,7 @@ def validate_rulesets(args: argparse.Namespace, out: TextIO) -> int:
         except RulesetError as error:
             code = max(code, REFUSED)
             for problem in error.problems:
-                print(f"{path}: {problem.path}: {problem.message}", file=out)
+                print(f"{path}: {problem}", file=out)
         except SourceError as error:
             code = UNREADABLE
             # A source error names the file it could not read already.

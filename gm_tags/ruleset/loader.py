@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from ..errors import Problem, RulesetError, SourceError
+from .assets import assets_named, in_asset_form, merged
 from .base import Carried, Strict
 from .capabilities import gate
 from .checks import SheetChecks
@@ -135,8 +136,16 @@ def load_ruleset(source: str | Path | dict[str, Any]) -> Ruleset:
     return validate(_parse(source, "<text>"), source="<text>")
 
 
-def validate(data: Any, *, source: str | None = None, manifest: Manifest | None = None) -> Ruleset:
-    """Check parsed ruleset JSON completely; raise `RulesetError` holding every problem."""
+def validate(
+    data: Any,
+    *,
+    source: str | None = None,
+    manifest: Manifest | None = None,
+    assets: Mapping[int, str] | None = None,
+) -> Ruleset:
+    """Check parsed ruleset JSON completely; raise `RulesetError` holding every problem. `assets`
+    names the catalogs whose entries were read from an asset file, whose problems are then said
+    in that file's terms."""
     try:
         definition = RulesetFile.model_validate(data)
     except ValidationError as error:
@@ -145,11 +154,11 @@ def validate(data: Any, *, source: str | None = None, manifest: Manifest | None 
         problems += problems_beyond_shape(
             data, lambda found: _cross_checks(found, SheetIndex.build(found), manifest)
         )
-        raise RulesetError(problems, source) from None
+        raise RulesetError(in_asset_form(problems, assets or {}), source) from None
     index = SheetIndex.build(definition)
     problems = _cross_checks(definition, index, manifest)
     if problems:
-        raise RulesetError(problems, source)
+        raise RulesetError(in_asset_form(problems, assets or {}), source)
     return Ruleset(definition, index, manifest, source, data)
 
 
@@ -223,9 +232,18 @@ def _load_package(folder: Path) -> Ruleset:
     if problems:
         raise RulesetError(problems, where)
     data = _read_json(folder / RULESET_FILE)
-    if isinstance(data, dict):
-        data = _with_catalog_assets(folder, data, pinned)
-    return validate(data, source=where, manifest=manifest)
+    if not isinstance(data, dict):
+        return validate(data, source=where, manifest=manifest)
+    named = assets_named(data)
+    contents = {
+        path: _read_json(folder / path)
+        for path in named.values()
+        if path in pinned and (folder / path).is_file()
+    }
+    data, problems = merged(data, set(pinned), contents)
+    if problems:
+        raise RulesetError(problems, where)
+    return validate(data, source=where, manifest=manifest, assets=named)
 
 
 def _check_pins(folder: Path, pinned: dict[str, PinnedFile]) -> list[Problem]:
@@ -255,41 +273,3 @@ def _check_pins(folder: Path, pinned: dict[str, PinnedFile]) -> list[Problem]:
                 )
             )
     return problems
-
-
-def _with_catalog_assets(
-    folder: Path, data: dict[str, Any], pinned: dict[str, PinnedFile]
-) -> dict[str, Any]:
-    """The ruleset with each catalog's `asset` file read in as its `entries`."""
-    catalogs = data.get("catalogs")
-    if not isinstance(catalogs, list):
-        return data
-    merged = []
-    for catalog in catalogs:
-        asset = catalog.get("asset") if isinstance(catalog, dict) else None
-        if not isinstance(asset, str):
-            merged.append(catalog)
-            continue
-        if asset != f"catalogs/{catalog.get('id')}.json" or asset not in pinned:
-            raise RulesetError(
-                [
-                    Problem(
-                        "catalogs",
-                        f"asset {asset!r} must be "
-                        f"catalogs/{catalog.get('id')}.json, listed in the "
-                        "manifest",
-                    )
-                ],
-                str(folder),
-            )
-        content = _read_json(folder / asset)
-        if not isinstance(content, dict) or content.get("catalog") != catalog.get("id"):
-            found = content.get("catalog") if isinstance(content, dict) else None
-            raise RulesetError(
-                [Problem("catalog", f'this file is for "{found}", not "{catalog.get("id")}"')],
-                str(folder / asset),
-            )
-        entry = {key: value for key, value in catalog.items() if key != "asset"}
-        entry["entries"] = content.get("entries", [])
-        merged.append(entry)
-    return {**data, "catalogs": merged}
