@@ -24,12 +24,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..chats.served import ServedChats
 from ..errors import SettingError, SourceError
 from ..game import Game
 from ..guard.http import Guard, Policy, Refuse, host_names
 from ..guard.keys import Keys
 from ..ruleset import load_ruleset
-from ..service.chats import ServedChats
 from ..settings import DEFAULT_DB
 from ..store import open_store
 from .chats import ProxyChats

@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..chats.served import RETRIES, ServedChats
+from ..chats.tenancy import TenantChats
+from ..chats.transcript import Said, chat_key, key_of, line_ids, line_number
 from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
-from ..service.chats import RETRIES, ServedChats
-from ..service.tenancy import TenantChats
 from ..store import ChatExistsError, StaleChatError, UnknownChatError, shown_digest
 from ..tenants import DEFAULT_TENANT
 from .plan import Plan, plan_step
-from .transcript import Said, chat_key, key_of, line_ids, line_number
 
 STRIPES = 64
 # How many of a request's latest assistant messages are looked up in the index, and how many

@@ -16,12 +16,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from ..chats.transcript import Said, chat_key, key_of
 from ..guard.keys import Keys
 from .chats import ProxyChats
 from .failures import INVALID, ProxyError
 from .landings import Landings
 from .plan import Plan
-from .transcript import Said, chat_key, key_of
 from .turns import PendingTurn
 
 # The header a request may name its chat in (each protocol has a body field for it too).

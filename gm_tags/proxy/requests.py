@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from ..service.models import MAX_BODY_BYTES
+from ..settings import MAX_BODY_BYTES
 from ..text import lone_surrogate_at
 from .failures import INVALID, ProxyError
 

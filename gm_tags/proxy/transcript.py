@@ -1,40 +1,20 @@
 """What a chat-completions request says: its conversation (the user and assistant messages, the
-story; system, developer and tool messages are not part of it), the chat it names, and whether
-it asks for the GM's reply at all.
-
-A chat's key comes from the request (the `X-GM-Chat` header, else its `user` field) or, when it
-names none, from its opening message. Under one key the store keeps one or more *lines*: linear
-histories (`gm_tags.history.Chat`) with ids `key`, `key:2`, `key:3`, ... Which line and which
-snapshot a conversation lands on is `gm_tags.proxy.plan`; docs/proxy.md says it with examples.
+story; system, developer and tool messages are not part of it), and whether it asks for the GM's
+reply at all. The chat it names and the lines of that chat are `gm_tags.chats.transcript`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping, Sequence
 
-from ..history import chat_id_problem
+from ..chats.transcript import Said
 from .outcomes import without_outcomes
 
-Role = Literal["user", "assistant"]
-
-# A key is at most this long, so a line's id (`key:12`) stays a valid chat id.
-KEY_LIMIT = 90
 STORY_ROLES = ("user", "assistant")
 # A front-end's instruction to write the *player's* next line (SillyTavern's impersonate:
 # "[Write your next reply from the point of view of User, ...]"), sent after the story.
 _IMPERSONATE = re.compile(r"\bfrom the point of view of\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Said:
-    """One message of the conversation: who said it and its text as the client shows it."""
-
-    role: Role
-    text: str
 
 
 def conversation(messages: Sequence[Mapping[str, object]]) -> list[Said]:
@@ -71,66 +51,3 @@ def text_of(content: object) -> str:
             if isinstance(part, Mapping) and part.get("type") == "text"
         )
     return ""
-
-
-def bare(text: str) -> str:
-    """The text without white space: what two renderings of one message share (front-ends
-    trim, re-wrap, and join a continuation with a space of their own)."""
-    return "".join(text.split())
-
-
-def same(one: str, other: str) -> bool:
-    return bare(one) == bare(other)
-
-
-def chat_key(named: str | None, said: Sequence[Said]) -> str:
-    """The key of a request's chat: the name it gives, or one made from its opening message."""
-    if named:
-        problem = chat_id_problem(named)
-        if problem is None and len(named) <= KEY_LIMIT and ":" not in named:
-            return named
-        return _readable(named)
-    opening = said[0] if said else Said("user", "")
-    return "chat-" + _digest(f"{opening.role}\n{' '.join(opening.text.split())}")
-
-
-def _readable(named: str) -> str:
-    """A name that cannot be a chat id as it is (`Agnes's night`, `table:7`), kept readable: what
-    an id cannot hold becomes `-`, and a short digest of the whole name keeps two names that read
-    alike apart (`Agnes-s night-2a4f1286`)."""
-    # A character an id may hold inside it (the id rule asked of it between two letters).
-    kept = "".join(c if c != ":" and chat_id_problem(f"a{c}a") is None else "-" for c in named)
-    kept = "-".join(part for part in kept.split("-") if part).strip(" .-")[: KEY_LIMIT - 9]
-    kept = kept.strip(" .-")
-    return f"{kept}-{_digest(named)[:8]}" if kept else "named-" + _digest(named)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
-
-
-def key_of(line: str) -> str:
-    """The key a line belongs to (`key:3` -> `key`)."""
-    return line.split(":", 1)[0]
-
-
-def line_number(line: str) -> int:
-    _, _, number = line.partition(":")
-    return int(number) if number.isdigit() else 1
-
-
-def line_ids(key: str, ids: Iterable[str]) -> list[str]:
-    """The ids of a key's lines among `ids`, in the order they were started."""
-    numbered = []
-    for chat_id in ids:
-        if chat_id == key:
-            numbered.append((1, chat_id))
-        elif chat_id.startswith(key + ":") and chat_id[len(key) + 1 :].isdigit():
-            numbered.append((int(chat_id[len(key) + 1 :]), chat_id))
-    return [chat_id for _, chat_id in sorted(numbered)]
-
-
-def next_line_id(key: str, taken: Sequence[str]) -> str:
-    if not taken:
-        return key
-    return f"{key}:{max(line_number(t) for t in taken) + 1}"

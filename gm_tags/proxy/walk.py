@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..chats.transcript import Said, bare, same
 from ..history import Chat, Message
-from .transcript import Said, bare, same
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..chats.served import ServedChats
+from ..chats.tenancy import TenantChats
 from ..errors import GameDocumentError, GmTagsError, Problem, RulesetError
 from ..game import Game
 from ..guard.http import Guard, Policy, host_names
@@ -27,7 +29,7 @@ from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import MAX_FILE_BYTES
-from ..settings import DEFAULT_DB
+from ..settings import DEFAULT_DB, MAX_BODY_BYTES
 from ..store import (
     ChatExistsError,
     StaleChatError,
@@ -40,10 +42,8 @@ from ..store import (
 )
 from ..web.routes import OPEN_PATHS, OPEN_PREFIXES, install_play_page
 from ..web.watch import StreamLimits, TooManyStreams, Watcher
-from .chats import ServedChats
 from .depends import Tenant
 from .models import (
-    MAX_BODY_BYTES,
     MAX_GAME_BYTES,
     ChatOut,
     ChatsOut,
@@ -64,7 +64,6 @@ from .models import (
     UserIn,
     ValidOut,
 )
-from .tenancy import TenantChats
 
 
 class Refused(GmTagsError):

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from .tenancy import TenantChats
+from ..chats.tenancy import TenantChats
 
 
 def tenant_chats(request: Request) -> TenantChats:

@@ -10,8 +10,7 @@ from ..game import SheetEdit
 from ..history import Chat, chat_id_problem
 
 # Bounds on what a request may carry, so no request can make the service hold unbounded text
-# (docs/service.md lists them).
-MAX_BODY_BYTES = 2 * 1024 * 1024
+# (docs/service.md lists them; the body's bound is settings.MAX_BODY_BYTES, the proxy's too).
 MAX_REPLY = 256_000
 MAX_NAME = 200
 MAX_GAME_BYTES = 512 * 1024

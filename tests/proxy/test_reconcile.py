@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import pytest
 
 from gm_tags import Game, load_ruleset
+from gm_tags.chats.transcript import Said
 from gm_tags.history import Chat
 from gm_tags.proxy.plan import Plan, plan_step
-from gm_tags.proxy.transcript import Said
 from tests.proxy.conftest import RULESET
 
 KEY = "chat-x"

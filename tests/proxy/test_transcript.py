@@ -1,4 +1,4 @@
-"""Which line and snapshot a transcript lands on (`gm_tags.proxy.transcript`), in process: the
+"""Which line and snapshot a transcript lands on (`gm_tags.chats.transcript`), in process: the
 rules docs/proxy.md writes down, one by one."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import re
 import pytest
 
 from gm_tags import Game, load_ruleset
+from gm_tags.chats.transcript import Said, chat_key, line_ids
 from gm_tags.history import Chat, chat_id_problem
 from gm_tags.proxy.plan import plan_step
-from gm_tags.proxy.transcript import Said, chat_key, conversation, line_ids
+from gm_tags.proxy.transcript import conversation
 from tests.proxy.conftest import GAME, RULESET
 
 KEY = "chat-x"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from gm_tags import Game
+from gm_tags.chats.served import ServedChats
+from gm_tags.chats.tenancy import TenantChats
 from gm_tags.guard.keys import KeysError, load_keys, parse_keys
-from gm_tags.service.chats import ServedChats
-from gm_tags.service.tenancy import TenantChats
 from gm_tags.store import MIGRATIONS, Chats, SqliteStore, UnknownChatError
 from tests.conftest import FIXTURES, ruleset_named
 

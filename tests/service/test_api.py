@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from gm_tags.service import chats as service_chats
+from gm_tags.chats import served as service_chats
 from gm_tags.service import create_app
 from gm_tags.store import StoreError
 from tests.conftest import FIXTURES, LOOPBACK, run_together

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from gm_tags.game_document import CARRIED_LIMIT
 from gm_tags.service import create_app
-from gm_tags.service.models import MAX_BODY_BYTES, MAX_GAME_BYTES
+from gm_tags.service.models import MAX_GAME_BYTES
+from gm_tags.settings import MAX_BODY_BYTES
 from tests.conftest import LOOPBACK
 from tests.service.test_api import CREW, client, db, heist  # noqa: F401 (fixtures)
 

@@ -15,10 +15,10 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
+from gm_tags.chats.served import ServedChats
 from gm_tags.game import Game
 from gm_tags.ruleset import load_ruleset
 from gm_tags.service import create_app
-from gm_tags.service.chats import ServedChats
 from gm_tags.store import ChatExistsError
 from tests.conftest import FIXTURES
 

@@ -18,7 +18,7 @@ from ..game import Game
 from ..history import Chat, HistoryError, chat_id_problem
 from ..store import Shown, UnknownChatError
 from ..tenants import SEPARATOR, shown_id, stored_id
-from .chats import RETRIES, ServedChats
+from .served import RETRIES, ServedChats
 
 T = TypeVar("T")
 
