@@ -40,7 +40,7 @@ def serve_mcp(args: argparse.Namespace, out: TextIO) -> int:
         from ..mcp_server.server import create_server, http_app
     except ImportError:
         return needs_extra(args.command, "mcp")
-    from ..service.chats import ServedChats
+    from ..chats.served import ServedChats
     from ..store import open_store
 
     served = ServedChats(lambda: open_store(args.db))

@@ -15,11 +15,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
+from ..chats.served import ServedChats
 from ..guard.http import Guard, Policy, host_names
 from ..guard.keys import Keys
 from ..ruleset import load_ruleset
-from ..service.chats import ServedChats
-from ..service.models import MAX_BODY_BYTES
+from ..settings import MAX_BODY_BYTES
 from ..store import open_store
 from .tools import TOOLS, GameTools
 

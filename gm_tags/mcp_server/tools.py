@@ -4,7 +4,7 @@ arguments (their JSON Schema is the tool's `inputSchema`) and its return model t
 
 A tool reaches chats through the same code as the HTTP service: the served chats (each step
 written to the store before it is answered, one step of a chat at a time), seen through the
-tenant of the request's key (gm_tags.service.tenancy). A refused command is an answer like any
+tenant of the request's key (gm_tags.chats.tenancy). A refused command is an answer like any
 other, with its receipt; a call whose chat, message, swipe or character does not exist, or that
 the history cannot take (regenerating a message that is not the last reply), is answered as a
 tool error (`isError`) saying why, and changes nothing.
@@ -22,6 +22,8 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from ..chats.served import ServedChats
+from ..chats.tenancy import TenantChats
 from ..checks.record import CheckRecord
 from ..errors import GmTagsError
 from ..game import CheckNamesNothingError, CheckRefused, Game, UnknownDifficultyError
@@ -29,9 +31,7 @@ from ..history import Chat, HistoryError
 from ..pipeline import Turn
 from ..reasons import Reason
 from ..ruleset import Ruleset
-from ..service.chats import ServedChats
 from ..service.models import MAX_GAME_BYTES, MAX_NAME, MAX_REPLY, ReceiptOut, Seed
-from ..service.tenancy import TenantChats
 from ..store import ChatExistsError
 from ..tenants import DEFAULT_TENANT
 from ..web.view import character_view

@@ -18,9 +18,9 @@ need_mcp()
 
 from mcp import Client  # noqa: E402
 
+from gm_tags.chats.served import ServedChats  # noqa: E402
 from gm_tags.mcp_server.server import create_server  # noqa: E402
 from gm_tags.mcp_server.tools import TOOLS  # noqa: E402
-from gm_tags.service.chats import ServedChats  # noqa: E402
 from gm_tags.store import open_store  # noqa: E402
 
 Scenario = Callable[[Any], Awaitable[None]]
