@@ -4,14 +4,21 @@ client sees, a short chat, refusals as answers, and tool errors only when nothin
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from gm_tags import Game, load_ruleset
+from gm_tags.text import lone_surrogate
+from tests.conftest import FIXTURES
+from tests.fuzzing import reply as hostile_reply
 from tests.mcp.sdk import AGAIN, GAME, RULESET, SPEND, call, need_mcp, play_short_chat, stress
 
 need_mcp()
@@ -26,9 +33,9 @@ from gm_tags.store import open_store  # noqa: E402
 Scenario = Callable[[Any], Awaitable[None]]
 
 
-def played(db: Path, scenario: Scenario) -> None:
+def played(db: Path, scenario: Scenario, ruleset: Path = RULESET) -> None:
     served = ServedChats(lambda: open_store(db))
-    server = create_server(RULESET, served)
+    server = create_server(ruleset, served)
 
     async def connected() -> None:
         async with Client(server) as client:
@@ -116,6 +123,24 @@ def test_a_check_the_sheet_refuses_is_an_answer_and_neither_changes_the_chat(
     played(tmp_path / "chats.sqlite", scenario)
 
 
+def test_a_check_the_character_cannot_attempt_untrained_is_refused_untrained(
+    tmp_path: Path,
+) -> None:
+    jade = FIXTURES / "rulesets" / "jade-river.zh.json"
+    game = json.loads((FIXTURES / "games" / "jade-river.zh.json").read_text("utf-8"))
+
+    async def scenario(client: Any) -> None:
+        await call(client, "start_chat", chat="j", game=game)
+        untrained = await call(client, "roll_check", chat="j", skill="内功心法", dc=8, who="林逸")
+        assert (untrained["refused"], untrained["reason"]) == (True, "untrained")
+        assert "内功心法" in untrained["detail"]
+        rolled = await call(client, "roll_check", chat="j", skill="轻功", dc=8, who="苏晴", seed=4)
+        assert not rolled["refused"]
+        assert rolled["tag"].startswith('[skill_check: skill="轻功" dc="8" rolls="')
+
+    played(tmp_path / "chats.sqlite", scenario, jade)
+
+
 def test_reads_act_on_the_snapshot_a_message_and_swipe_left(tmp_path: Path) -> None:
     async def scenario(client: Any) -> None:
         await call(client, "start_chat", chat="heist", game=GAME)
@@ -147,6 +172,7 @@ WHEN_NOTHING_CAN_BE_READ = [
     ("list_swipes", {"chat": "heist", "message": 9}, "messages 0 to 0, not 9"),
     ("apply_reply", {"chat": "heist", "reply": "x", "message": 5}, "only the last message"),
     ("apply_reply", {"chat": "heist", "reply": 5}, "reply"),
+    ("apply_reply", {"chat": "heist", "reply": "lost \ud800"}, "string_unicode"),
     ("roll_check", {"chat": "heist", "skill": "Prowl"}, "a dc or a difficulty"),
     ("select_swipe", {"chat": "heist", "swipe": 2}, "swipes 0 to 0"),
     ("start_chat", {"chat": "heist"}, "heist"),
@@ -159,7 +185,8 @@ WHEN_NOTHING_CAN_BE_READ = [
     ("tool", "arguments", "said"),
     WHEN_NOTHING_CAN_BE_READ,
     ids=[
-        f"{tool}-{'-'.join(map(str, args.values()))}" for tool, args, _ in WHEN_NOTHING_CAN_BE_READ
+        f"{tool}-{'-'.join(map(str, a.values()))}".encode("ascii", "backslashreplace").decode()
+        for tool, a, _ in WHEN_NOTHING_CAN_BE_READ
     ],
 )
 def test_a_call_that_reads_nothing_is_a_tool_error_and_changes_nothing(
@@ -174,3 +201,31 @@ def test_a_call_that_reads_nothing_is_a_tool_error_and_changes_nothing(
         assert stress(await call(client, "read_sheet", chat="heist", who="Mira")) == 7
 
     played(tmp_path / "chats.sqlite", scenario)
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_any_reply_gets_the_answer_the_library_gives(tmp_path_factory: Any, seed: int) -> None:
+    """Nothing a model writes breaks a tool: a hostile reply (tests/fuzzing.py) is answered with
+    exactly the turn `Game.apply_reply` gives, or, when its text cannot be stored (a lone
+    surrogate, which the arguments refuse), a tool error that leaves the chat as it was."""
+    start = Game.from_document(load_ruleset(RULESET), GAME)
+    text = hostile_reply(start, random.Random(seed))
+    expected = start.apply_reply(text, seed=seed)
+
+    async def scenario(client: Any) -> None:
+        await call(client, "start_chat", chat="fuzz", game=GAME)
+        answer = await client.call_tool(
+            "apply_reply", {"chat": "fuzz", "reply": text, "seed": seed}
+        )
+        if lone_surrogate(text):
+            assert answer.is_error
+            assert (await call(client, "list_swipes", chat="fuzz"))["swipes"] == []
+            return
+        assert not answer.is_error, answer.content
+        turn = answer.structured_content
+        assert (turn["reply"], turn["narration"]) == (expected.reply, expected.narration)
+        assert turn["receipts"] == [receipt.to_dict() for receipt in expected.receipts]
+        assert turn["game"] == expected.game.to_document()
+
+    played(tmp_path_factory.mktemp("fuzz") / "chats.sqlite", scenario)
