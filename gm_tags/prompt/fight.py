@@ -10,7 +10,7 @@ from ..engine.fight.abilities import runs
 from ..engine.fight.encounter import Combatant, Encounter
 from ..engine.fight.health import health_of
 from ..engine.fight.options import options_for
-from ..engine.fight.run import gm_plays, whose_turn
+from ..engine.fight.turns import gm_plays, whose_turn
 from ..ruleset.combat import Combat
 from ..ruleset.loader import Ruleset
 from ..state import GameState

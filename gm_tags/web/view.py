@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..engine.fight.health import health_of
-from ..engine.fight.run import whose_turn
+from ..engine.fight.turns import whose_turn
 from ..engine.pools import pools_of
 from ..engine.wounds import wound_track
 from ..game import Game

@@ -82,3 +82,17 @@ TRAVELLER = {
         ]
     },
 }
+
+
+class Table:
+    """A game played reply by reply with scripted dice, keeping every receipt as written back."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.receipts: list[str] = []
+
+    def step(self, reply: str, *faces: int) -> Turn[Game]:
+        turn = played(self.game, reply, *faces)
+        self.receipts.extend(r.tag for r in turn.receipts)
+        self.game = turn.game
+        return turn

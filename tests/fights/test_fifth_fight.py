@@ -9,7 +9,7 @@ from typing import Any
 from syrupy.assertion import SnapshotAssertion
 
 from gm_tags import Game
-from tests.fights.conftest import played, variant
+from tests.fights.conftest import Table, played, variant
 
 BANDIT = {
     "health": 11,
@@ -50,6 +50,21 @@ FIRE_BURST = {
     "save": {"save": "dex_save", "onSuccess": "half"},
     "cost": [{"pool": "slots_1", "amount": 1}],
 }
+# Buffs and a utility: temporary points on oneself, a condition on an ally that the ruleset's
+# combat.conditions says adds to attacks and saves, and one more action this turn.
+WARD = {
+    "kind": "buff",
+    "targets": "self",
+    "temporary": {"dice": "1d4", "flat": 4},
+    "cost": [{"pool": "slots_1", "amount": 1}],
+}
+BLESS = {
+    "kind": "buff",
+    "targets": "ally",
+    "applies": [{"condition": "blessed", "duration": {"rounds": 2}}],
+    "cost": [{"pool": "slots_1", "amount": 1}],
+}
+QUICKEN = {"kind": "utility", "targets": "self", "gives": [{"budget": "action", "count": 1}]}
 HOLD_FAST = {
     "kind": "debuff",
     "save": {"save": "wis_save", "onSuccess": "negates"},
@@ -61,6 +76,7 @@ HOLD_FAST = {
 def _fragment(document: dict[str, Any]) -> None:
     sheet = document["sheet"]
     sheet["live"]["conditions"].append({"id": "unconscious", "label": "Unconscious"})
+    sheet["live"]["conditions"].append({"id": "blessed", "label": "Blessed"})
     sheet["fields"].append(
         {"id": "ac", "label": "Armor class", "type": "number", "min": 0, "max": 30, "default": 10}
     )
@@ -95,6 +111,15 @@ def _fragment(document: dict[str, Any]) -> None:
                     "rows": [burst],
                     "mechanics": FIRE_BURST,
                 },
+                *(
+                    {
+                        "id": name.lower(),
+                        "label": name,
+                        "rows": [{"list": "spells", "values": {"name": name}}],
+                        "mechanics": mechanics,
+                    }
+                    for name, mechanics in (("Ward", WARD), ("Bless", BLESS), ("Quicken", QUICKEN))
+                ),
             ],
         },
         {
@@ -141,6 +166,10 @@ def _fragment(document: dict[str, Any]) -> None:
         "conditions": [
             {"condition": "frightened", "modifiers": [{"to": "attacks", "flat": -2}]},
             {"condition": "poisoned", "effects": ["own-attacks-disadvantage"]},
+            {
+                "condition": "blessed",
+                "modifiers": [{"to": "attacks", "flat": 2}, {"to": "saves", "flat": 1}],
+            },
             {
                 "condition": "unconscious",
                 "effects": ["cannot-act", "attacks-against-advantage"],
@@ -262,14 +291,8 @@ def test_a_party_members_save_in_a_fight_reads_what_they_suffer() -> None:
 
 def test_dodge_help_and_what_a_condition_leans(snapshot: SnapshotAssertion) -> None:
     tam = {**ILSE, "lists": {"weapons": ILSE["lists"]["weapons"]}}
-    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam})
-    receipts: list[str] = []
-
-    def step(reply: str, *faces: int) -> None:
-        nonlocal game
-        turn = played(game, reply, *faces)
-        receipts.extend(r.tag for r in turn.receipts)
-        game = turn.game
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam}))
+    step = table.step
 
     # Initiative: Ilse 17, Tam 16, the bandit 4. Ilse helps Tam, whose dagger is then thrown
     # twice and the better kept (4, 16: 16 + 5 hits); the help is spent, and an action is all
@@ -278,22 +301,29 @@ def test_dodge_help_and_what_a_condition_leans(snapshot: SnapshotAssertion) -> N
         '[fight: op="begin" against="bandit"] [fight: op="act" with="help" target="Tam"]', 15, 14, 3
     )
     step('[fight: op="next"] [fight: op="attack" who="Tam" with="Dagger"]', 4, 16, 3)
-    assert "(4 16) advantage (Tam helped), kept (16) +5 = 21 vs defense 12: hit" in receipts[-1]
+    assert (
+        "(4 16) advantage (Tam helped), kept (16) +5 = 21 vs defense 12: hit" in table.receipts[-1]
+    )
     step('[fight: op="act" who="Tam" with="dodge"]')
-    assert 'reason="no-budget"' in receipts[-1]
+    assert 'reason="no-budget"' in table.receipts[-1]
     # The bandit picks Ilse (a d2 of 1) and hits her plainly. Round 2: Ilse dodges, Tam dashes,
     # and the bandit's blow at her is thrown twice and the worse kept (18, 6: 6 + 3 misses).
     step('[fight: op="next"]', 1, 12, 2)
     step('[fight: op="act" with="dodge"] [fight: op="next"] [fight: op="act" with="dash"]')
     step('[fight: op="next"]', 1, 18, 6)
-    assert "(18 6) disadvantage (Ilse dodging), kept (6) +3 = 9 vs defense 12: miss" in receipts[-1]
+    assert (
+        "(18 6) disadvantage (Ilse dodging), kept (6) +3 = 9 vs defense 12: miss"
+        in table.receipts[-1]
+    )
     # Round 3: the dodge is over as her turn begins. Poisoned, her dagger leans the other way
     # (20, 3: the natural twenty is not the throw kept).
-    assert game.fight is not None and game.fight.actor.stances == ()
+    assert table.game.fight is not None and table.game.fight.actor.stances == ()
     step('[sheet: op="condition" who="Ilse" condition="poisoned" active="true"]')
     step('[fight: op="attack" with="Dagger"]', 20, 3)
-    assert "(20 3) disadvantage (Poisoned), kept (3) +5 = 8 vs defense 12: miss" in receipts[-1]
-    assert receipts == snapshot
+    assert (
+        "(20 3) disadvantage (Poisoned), kept (3) +5 = 8 vs defense 12: miss" in table.receipts[-1]
+    )
+    assert table.receipts == snapshot
 
 
 def _tracks(game: Game, name: str) -> tuple[int, int]:
@@ -304,40 +334,33 @@ def _tracks(game: Game, name: str) -> tuple[int, int]:
 
 def test_down_dying_and_back(snapshot: SnapshotAssertion) -> None:
     tam = {**ILSE, "lists": {"weapons": ILSE["lists"]["weapons"]}}
-    game = Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam})
-    receipts: list[str] = []
-
-    def step(reply: str, *faces: int) -> Game:
-        nonlocal game
-        turn = played(game, reply, *faces)
-        receipts.extend(r.tag for r in turn.receipts)
-        game = turn.game
-        return game
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ILSE, "Tam": tam}))
+    step = table.step
 
     step('[sheet: who="Ilse" op="damage" pool="hp" amount="15"]')
     # Initiative: the bandit 21, Ilse 7, Tam 6. The bandit picks Ilse (a d2 of 1) and its
     # scimitar (12 + 3, 4 + 1) takes her 3 hit points: she is down and dying, unconscious.
     # Her turn is her death save (3: a failure), and the turn passes to Tam.
     step('[fight: op="begin" against="bandit"]', 5, 4, 20, 1, 12, 4, 3)
-    assert "Ilse Hit points 0/18 (dying)" in receipts[-1]
-    assert "Ilse death save (3) vs 10: successes 0/3, failures 1/3" in receipts[-1]
-    character = next(c for c in game.characters if c.name == "Ilse")
-    assert "unconscious" in game.live_of(character).conditions
-    assert _tracks(game, "Ilse") == (0, 1)
+    assert "Ilse Hit points 0/18 (dying)" in table.receipts[-1]
+    assert "Ilse death save (3) vs 10: successes 0/3, failures 1/3" in table.receipts[-1]
+    character = next(c for c in table.game.characters if c.name == "Ilse")
+    assert "unconscious" in table.game.live_of(character).conditions
+    assert _tracks(table.game, "Ilse") == (0, 1)
     # Round 2: the bandit can reach only Tam (5 + 3 misses); Ilse's save (12) succeeds.
     step('[fight: op="next"]', 5, 12)
-    assert _tracks(game, "Ilse") == (1, 1)
+    assert _tracks(table.game, "Ilse") == (1, 1)
     # Tam heals her: 4 hit points, and she is back, the count and the condition gone.
     step('[fight: op="heal" who="Tam" target="Ilse" amount="4"]')
-    assert _tracks(game, "Ilse") == (0, 0)
-    assert game.live_of(character).conditions == ()
+    assert _tracks(table.game, "Ilse") == (0, 0)
+    assert table.game.live_of(character).conditions == ()
     # Round 3: a natural twenty at Ilse doubles the scimitar's die (6 6 + 1 = 13): down again;
     # her death save is a natural twenty, and she is back with 1.
     step('[fight: op="next"]', 1, 20, 6, 6, 20)
-    assert "Ilse death save (20) vs 10: back with 1 (Ilse Hit points 1/18)" in receipts[-1]
-    assert _tracks(game, "Ilse") == (0, 0)
-    assert game.fight is not None and game.fight.actor.name == "Ilse"
-    assert receipts == snapshot
+    assert "Ilse death save (20) vs 10: back with 1 (Ilse Hit points 1/18)" in table.receipts[-1]
+    assert _tracks(table.game, "Ilse") == (0, 0)
+    assert table.game.fight is not None and table.game.fight.actor.name == "Ilse"
+    assert table.receipts == snapshot
 
 
 def test_three_failures_is_dead_and_three_successes_stable() -> None:
@@ -364,3 +387,34 @@ def test_three_failures_is_dead_and_three_successes_stable() -> None:
     assert _tracks(turn.game, "Tam") == (0, 0)
     turn = played(turn.game, '[fight: op="next"]', 5)
     assert "death save" not in (turn.receipts[0].now or "")
+
+
+def test_buffs_and_utilities_give_what_they_say_for_their_rounds(
+    snapshot: SnapshotAssertion,
+) -> None:
+    spells = [
+        {"name": name, "_catalog": f"spells/{name.lower()}"}
+        for name in ("Ward", "Bless", "Quicken")
+    ]
+    ilse = {**ILSE, "lists": {**ILSE["lists"], "spells": spells}}
+    tam = {**ILSE, "lists": {"weapons": ILSE["lists"]["weapons"]}}
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ilse, "Tam": tam}))
+    step = table.step
+
+    # Initiative: Ilse 17, Tam 16, the bandit 4. Quicken gives Ilse a second action, which
+    # blesses Tam for two rounds; Ward would need a third.
+    step('[fight: op="begin" against="bandit"] [fight: op="act" with="Quicken"]', 15, 14, 3)
+    step('[fight: op="attack" with="Bless" target="Tam"] [fight: op="act" with="Ward"]')
+    assert 'reason="no-budget"' in table.receipts[-1]
+    # Blessed, Tam's dagger takes +2 (Dex 2, proficiency 3, Blessed 2).
+    step('[fight: op="next"] [fight: op="attack" who="Tam" with="Dagger"]', 5, 2)
+    assert "(5) +7 = 12 vs defense 12: hit" in table.receipts[-1]
+    # Round 2: Ilse wards herself (1d4 + 4 = 7 temporary points) after the bandit's miss.
+    step('[fight: op="next"]', 1, 4)
+    step('[fight: op="act" with="Ward"]', 3)
+    assert "7 temporary points" in table.receipts[-1]
+    # Round 3: the blessing is over as Tam's turn begins.
+    step('[fight: op="next"] [fight: op="next"] [fight: op="next"]', 2, 8)
+    tam_now = next(c for c in table.game.characters if c.name == "Tam")
+    assert table.game.live_of(tam_now).conditions == ()
+    assert table.receipts == snapshot

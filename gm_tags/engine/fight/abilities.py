@@ -16,6 +16,7 @@ from ...ruleset.catalogs import CATALOG_MARK
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import AbilitySource
 from ...ruleset.loader import Ruleset
+from ...ruleset.mechanics import Amount
 from ...sheet.build import list_rows
 from ...sheet.character import Character, SheetView
 from ...state import StateReads
@@ -25,7 +26,7 @@ from .encounter import Combatant
 from .rolls import Option, SaveAsk, Strike, abilities_of, adjust, modifiers, penalty
 from .saves import saving_throw
 
-RUN = ("attack", "heal", "debuff")
+RUN = ("attack", "heal", "debuff", "buff", "utility")
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ def runs(option: Option) -> bool:
         return False
     if mechanics.kind == "debuff":
         return bool(mechanics.applies)
+    if mechanics.kind in ("buff", "utility"):
+        return bool(mechanics.applies or mechanics.temporary or mechanics.gives)
     return mechanics.kind == "heal" or option.strike is not None
 
 
@@ -142,8 +145,11 @@ def heal_amount(option: Option, roll: Callable[[int, int], list[int]]) -> int:
     owned = option.owned
     assert owned is not None and owned.entry.mechanics is not None
     amount = owned.entry.mechanics.amount
-    if amount is None:
-        return 1
+    return 1 if amount is None else rolled(amount, roll)
+
+
+def rolled(amount: Amount, roll: Callable[[int, int], list[int]]) -> int:
+    """An amount thrown: its dice (if any) plus its flat part, at least 1."""
     dice = parse_dice(amount.dice) if amount.dice else (0, 0, 0)
     thrown = sum(roll(dice[0], dice[1])) if dice and dice[0] else 0
     return max(1, thrown + (dice[2] if dice else 0) + (amount.flat or 0))
