@@ -20,7 +20,6 @@ from ..guard.http import Guard, Policy, host_names
 from ..guard.keys import Keys
 from ..ruleset import load_ruleset
 from ..settings import MAX_BODY_BYTES
-from ..store import open_store
 from .tools import TOOLS, GameTools
 
 MCP_PATH = "/mcp"
@@ -82,11 +81,3 @@ def _version() -> str:
 
 def _refusal(status: int, code: str, detail: str) -> Response:
     return JSONResponse({"code": code, "detail": detail}, status_code=status)
-
-
-def served_chats(db: str | Path) -> ServedChats:
-    """The chats of the store at `db`, opened now (a file that is not a store is refused
-    before anything is served)."""
-    served = ServedChats(lambda: open_store(db))
-    served.open()
-    return served
