@@ -12,7 +12,6 @@ import typing
 if typing.TYPE_CHECKING:
     from .checks.record import CheckRecord
     from .dice import Dice
-    from .engine.clocks import Clock
     from .errors import GameDocumentError, GmTagsError, Problem, RulesetError, SourceError
     from .game import CheckRefused, ColumnRoll, Game, PartySave, SheetEdit, UnknownCharacterError
     from .pipeline import Turn
@@ -20,6 +19,7 @@ if typing.TYPE_CHECKING:
     from .receipts import Receipt
     from .ruleset import Ruleset, load_ruleset
     from .session import GameSession
+    from .sheet.clocks import Clock
     from .sheet.columns import ColumnRollError
     from .sheet.pickers import StateChoice
 
@@ -27,7 +27,7 @@ if typing.TYPE_CHECKING:
 _HOMES = {
     "CheckRecord": ".checks.record",
     "CheckRefused": ".game",
-    "Clock": ".engine.clocks",
+    "Clock": ".sheet.clocks",
     "ColumnRoll": ".game",
     "ColumnRollError": ".sheet.columns",
     "Dice": ".dice",

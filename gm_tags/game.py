@@ -18,6 +18,7 @@ from .engine.outcome import Outcome
 from .engine.sheet import run_sheet
 from .engine.wounds import set_box
 from .errors import GmTagsError, Problem
+from .families.registry import taught
 from .party import party_of, party_problems
 from .pipeline import Turn, process
 from .prompt.inventory import inventory_lines
@@ -237,7 +238,7 @@ class Game(GameState):
     def reminder(self) -> str:
         """The per-turn reminder: last turn's refusals, the commands and their limits, the check,
         the clocks, `gm.sheetGuidance` and a sheet block per character."""
-        return reminder(self)
+        return reminder(self, taught(self))
 
     def sheet_block(self, who: str | None = None) -> str:
         """One character's sheet block as the reminder writes it."""

@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .engine.pools import PoolSlot
 from .errors import Problem
 from .ruleset.document import Party
 from .ruleset.loader import Ruleset
 from .sheet.build import Build, field_value, hidden
 from .sheet.character import Character
+from .sheet.pools import PoolSlot
 from .text import lone_surrogate_at
 
 Scalar = int | float | str | bool | None

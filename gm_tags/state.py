@@ -22,9 +22,7 @@ from types import MappingProxyType
 from typing import Any, Generic, Self, TypeVar
 
 from .dice import Dice
-from .engine.clocks import Clock
 from .engine.fight.encounter import Encounter
-from .engine.pools import PoolSlot
 from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
 from .names import NameIndex, normalize_name
@@ -35,9 +33,11 @@ from .ruleset.refs import ValueRef
 from .sheet.arithmetic import Number
 from .sheet.build import Build
 from .sheet.character import Character, SheetView
+from .sheet.clocks import Clock
 from .sheet.inventory import Inventory
 from .sheet.item_book import book_for, holding
 from .sheet.live import MOST_LIVE_BYTES, LiveState, entry_bytes_bound, over_bounds
+from .sheet.pools import PoolSlot
 from .text import lone_surrogate_at
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})

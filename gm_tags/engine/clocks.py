@@ -7,34 +7,12 @@ A clock is a name, a size (segments) and a fill. A full clock is done; it stays,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..commands.clock import ClearClock, ClockCommand, CreateClock, TickClock
 from ..reasons import Reason
 from ..ruleset.document import Clocks as ClockSettings
+from ..sheet.clocks import Clock
 from ..text import name_key
 from .outcome import Outcome
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    name: str
-    size: int
-    filled: int = 0
-    # What the clock's name is compared by (`name_key`), worked out once: every clock command
-    # compares its name with each clock's.
-    key: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", name_key(self.name))
-
-    @property
-    def done(self) -> bool:
-        return self.filled >= self.size
-
-    @property
-    def fill(self) -> str:
-        return f"{self.filled}/{self.size}"
 
 
 def run_clock(

@@ -23,8 +23,9 @@ from ..ruleset.sheet import TextColumn
 from ..sheet.build import list_rows
 from ..sheet.character import Character
 from ..sheet.live import LiveState
+from ..sheet.pools import PoolSlot
 from .outcome import Outcome
-from .pools import PoolSlot, pools_of
+from .pools import pools_of
 
 
 @dataclass(frozen=True, slots=True)

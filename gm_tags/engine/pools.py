@@ -10,8 +10,6 @@ only by case or surrounding space are one pool (one stored key), the first row's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..commands.sheet import PoolCommand
 from ..reasons import Reason
 from ..ruleset.loader import Ruleset
@@ -19,28 +17,8 @@ from ..sheet.build import cell, hidden, list_rows
 from ..sheet.character import Character
 from ..sheet.live import LiveState
 from ..sheet.plan import plan_for
+from ..sheet.pools import PoolSlot
 from .outcome import Outcome
-
-
-@dataclass(frozen=True, slots=True)
-class PoolSlot:
-    key: str
-    label: str
-    maximum: int
-    start_full: bool = True
-    allow_temp: bool = False
-    row: bool = False
-
-    @property
-    def default(self) -> int:
-        return self.maximum if self.start_full else 0
-
-    def now(self, live: LiveState) -> tuple[int, int]:
-        """What is left in the pool (held within 0..maximum) and its temporary points."""
-        stored = live.pools.get(self.key)
-        if stored is None:
-            return self.default, 0
-        return min(max(stored.value, 0), self.maximum), stored.temp
 
 
 def pools_of(ruleset: Ruleset, character: Character) -> list[PoolSlot]:

@@ -20,9 +20,10 @@ from ..sheet.build import cell, hidden, list_rows
 from ..sheet.character import Character
 from ..sheet.live import LiveState, Wounds
 from ..sheet.plan import plan_for, state_value, track_value
+from ..sheet.pools import PoolSlot
 from .naming import by_name
 from .outcome import Outcome
-from .pools import PoolSlot, pools_of
+from .pools import pools_of
 from .wounds import heal, wound_track
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..commands.common import Refused, Request
 from ..dice import Dice
 from ..engine.outcome import Outcome
 from ..parse import Tag
+from ..prompt.reminder import Teaching
 from ..reasons import Reason
 from ..state import Draft, GameState
 
@@ -29,14 +30,6 @@ class Command(Protocol):
 
 
 C = TypeVar("C", bound=Command)
-
-
-class Teaching(NamedTuple):
-    """What the reminder teaches of a family: lines in its section of commands (with the other
-    families' commands and the ruleset's vocabulary), and a part of its own, if any."""
-
-    commands: list[str]
-    part: str = ""
 
 
 def _nothing_taught(game: GameState) -> Teaching:

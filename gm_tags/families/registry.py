@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..prompt.reminder import Teaching
+from ..state import GameState
 from ..syntax import add_tag_name, remove_tag_name
 from . import clock, fight, inventory, loot, sheet, skill_check
 from .family import Family
@@ -31,6 +33,11 @@ FAMILIES: dict[str, Family[Any]] = {family.name: family for family in SHIPPED}
 def family(name: str) -> Family[Any] | None:
     """The family whose tags are `[name: ...]`, if one is registered."""
     return FAMILIES.get(name)
+
+
+def taught(game: GameState) -> list[Teaching]:
+    """What the reminder teaches of each family, in the registry's order."""
+    return [family.teach(game) for family in FAMILIES.values()] if game.ruleset else []
 
 
 def register(family: Family[Any]) -> None:

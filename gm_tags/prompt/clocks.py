@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..commands.clock import NAME_LIMIT
-from ..engine.clocks import Clock
 from ..ruleset.document import Clocks as ClockSettings
+from ..sheet.clocks import Clock
 from .text import safe
 
 

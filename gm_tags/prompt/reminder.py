@@ -9,7 +9,9 @@ cache survives). A game without a ruleset gets no sheet section at all.
 
 from __future__ import annotations
 
-from ..families.registry import FAMILIES
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from ..state import GameState
 from .inventory import inventory_lines
 from .party_block import party_block
@@ -19,7 +21,17 @@ from .text import safe
 HEADING = "Game state and commands"
 
 
-def reminder(game: GameState) -> str:
+class Teaching(NamedTuple):
+    """What the reminder teaches of one tag family: lines in the section of commands (with the
+    other families' commands and the ruleset's vocabulary), and a part of its own, if any."""
+
+    commands: list[str]
+    part: str = ""
+
+
+def reminder(game: GameState, taught: Sequence[Teaching]) -> str:
+    """The reminder for `game`, teaching what each family's `taught` says (in the registry's
+    order: `gm_tags.families.registry.taught`)."""
     parts: list[str] = []
     if game.rolled:
         # Engine lines: the faces in brackets as the Engine writes them, the rest made safe.
@@ -36,7 +48,6 @@ def reminder(game: GameState) -> str:
         return "\n\n".join(parts)
     definition = ruleset.definition
     # Each family's commands in one section, then each family's part of its own.
-    taught = [family.teach(game) for family in FAMILIES.values()]
     parts.append("\n".join([HEADING, *(line for teaching in taught for line in teaching.commands)]))
     parts += [teaching.part for teaching in taught if teaching.part]
     if definition.gm.sheet_guidance:

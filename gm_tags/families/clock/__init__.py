@@ -11,8 +11,9 @@ from ...dice import Dice
 from ...engine.clocks import run_clock
 from ...engine.outcome import Outcome
 from ...prompt.clocks import clock_section
+from ...prompt.reminder import Teaching
 from ...state import Draft, GameState
-from ..family import Family, Teaching
+from ..family import Family
 
 
 def run(command: ClockCommand, draft: Draft[Any], dice: Dice) -> Outcome:

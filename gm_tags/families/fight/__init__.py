@@ -11,9 +11,10 @@ from ...dice import Dice
 from ...engine.fight.run import run_fight
 from ...engine.outcome import Outcome
 from ...prompt.fight import fight_section
+from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
-from ..family import Family, Teaching
+from ..family import Family
 
 
 def run(command: FightCommand, draft: Draft[Any], dice: Dice) -> Outcome:

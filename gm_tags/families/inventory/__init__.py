@@ -12,9 +12,10 @@ from ...dice import Dice
 from ...engine.inventory import run_inventory
 from ...engine.outcome import Outcome
 from ...prompt.inventory import inventory_command_lines
+from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
-from ..family import Family, Teaching
+from ..family import Family
 
 
 def run(command: InventoryCommand, draft: Draft[Any], dice: Dice) -> Outcome:

@@ -13,8 +13,9 @@ from ...engine.outcome import Outcome
 from ...engine.party import run_party
 from ...engine.sheet import run_sheet
 from ...prompt.commands import party_command_lines, sheet_command_lines, vocabulary_lines
+from ...prompt.reminder import Teaching
 from ...state import Draft, GameState
-from ..family import Family, Teaching
+from ..family import Family
 
 # The attribute that names what a command works on, in the order they are looked for.
 _TARGETS = ("pool", "track", "condition", "state", "field", "rest", "name")

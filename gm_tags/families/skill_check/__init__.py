@@ -11,9 +11,10 @@ from ...dice import Dice
 from ...engine.checks import run_check
 from ...engine.outcome import Outcome
 from ...prompt.checks import check_lines
+from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
-from ..family import Family, Teaching
+from ..family import Family
 
 
 def run(command: CheckCommand, draft: Draft[Any], dice: Dice) -> Outcome:

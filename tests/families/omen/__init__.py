@@ -10,10 +10,11 @@ from typing import Any
 
 from gm_tags.commands.common import Refused, Request, malformed, requested
 from gm_tags.dice import Dice
-from gm_tags.engine.clocks import Clock
 from gm_tags.engine.outcome import Outcome
-from gm_tags.families.family import Family, Teaching
+from gm_tags.families.family import Family
 from gm_tags.parse import Tag
+from gm_tags.prompt.reminder import Teaching
+from gm_tags.sheet.clocks import Clock
 from gm_tags.state import Draft, GameState
 
 # Longer than any shipped tag name, so a stream must hold back more of an opening.
