@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .common import OK, UNREADABLE, Commands, add_db, reporting_input_errors
-from .options import port, positive, seconds, taken, upstream
+from .options import base_url, port, positive, seconds, taken, upstream
 
 if TYPE_CHECKING:
     from ..guard.options import Access
@@ -47,7 +47,8 @@ def add_commands(commands: Commands) -> None:
     )
     serve.set_defaults(run=serve_service)
     proxy = commands.add_parser(
-        "proxy", help="an OpenAI-compatible proxy in front of a model (needs gm-tags[proxy])"
+        "proxy",
+        help="an OpenAI- and Anthropic-compatible proxy in front of a model (needs gm-tags[proxy])",
     )
     _add_proxy_options(proxy)
     add_server_options(proxy, default_port=8001)
@@ -72,10 +73,16 @@ def _add_proxy_options(proxy: argparse.ArgumentParser) -> None:
     proxy.add_argument(
         "--upstream",
         type=upstream,
-        required=True,
         metavar="URL",
         help="the model's OpenAI-compatible base URL (http://127.0.0.1:8080/v1), or "
-        "replay:SESSION.jsonl to answer from a recorded session",
+        "replay:SESSION.jsonl to answer from a recorded session, for chat completions",
+    )
+    proxy.add_argument(
+        "--anthropic-upstream",
+        type=base_url,
+        metavar="URL",
+        help="the model's Anthropic-compatible base URL (https://api.anthropic.com), for "
+        "Anthropic Messages (POST /v1/messages); give it, --upstream, or both",
     )
     proxy.add_argument("--ruleset", required=True, metavar="PATH", help="ruleset file or package")
     proxy.add_argument("--game", metavar="GAME.json", help="the game a new chat starts from")
@@ -83,6 +90,12 @@ def _add_proxy_options(proxy: argparse.ArgumentParser) -> None:
         "--upstream-key-env",
         metavar="NAME",
         help="send the key in this environment variable upstream, instead of the client's",
+    )
+    proxy.add_argument(
+        "--anthropic-key-env",
+        metavar="NAME",
+        help="send the key in this environment variable to the Anthropic upstream (x-api-key), "
+        "instead of the client's",
     )
     proxy.add_argument(
         "--timeout",
@@ -136,6 +149,13 @@ def serve_service(args: argparse.Namespace, out: TextIO) -> int:
 
 @reporting_input_errors
 def serve_proxy(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.upstream and not args.anthropic_upstream:
+        print(
+            "gm-tags proxy: give --upstream (chat completions), --anthropic-upstream "
+            "(Anthropic Messages), or both",
+            file=sys.stderr,
+        )
+        return UNREADABLE
     access = ready_to_listen(args)
     if access is None:
         return UNREADABLE
@@ -149,8 +169,10 @@ def serve_proxy(args: argparse.Namespace, out: TextIO) -> int:
         args.upstream,
         args.ruleset,
         args.db,
+        anthropic_upstream=args.anthropic_upstream,
         game=args.game,
         upstream_key_env=args.upstream_key_env,
+        anthropic_key_env=args.anthropic_key_env,
         timeout=args.timeout,
         budget=args.prompt_budget,
         max_reply=args.max_reply,

@@ -35,12 +35,12 @@ from ..store import open_store
 from .chats import ProxyChats
 from .failures import INVALID, UNAUTHORIZED, ProxyError, upstream_failure
 from .hop import CHAT_HEADER, MAX_REPLY, Hop, Protocol, Upstream
-from .protocols import openai
+from .protocols import anthropic, openai
 from .upstream import upstream_client
 
 __all__ = ["CHAT_HEADER", "MAX_REPLY", "create_proxy_app"]
 
-PROTOCOLS: tuple[Protocol, ...] = (openai.PROTOCOL,)
+PROTOCOLS: tuple[Protocol, ...] = (openai.PROTOCOL, anthropic.PROTOCOL)
 
 
 def create_proxy_app(
@@ -48,8 +48,10 @@ def create_proxy_app(
     ruleset: str | Path,
     db: str | Path = DEFAULT_DB,
     *,
+    anthropic_upstream: str | None = None,
     game: str | Path | None = None,
     upstream_key_env: str | None = None,
+    anthropic_key_env: str | None = None,
     timeout: float = 600.0,
     budget: int | None = None,
     max_reply: int = MAX_REPLY,
@@ -57,24 +59,33 @@ def create_proxy_app(
     keys: Keys | None = None,
     allowed_hosts: Collection[str] = (),
 ) -> Starlette:
-    """The proxy to `upstream` (a base URL or `replay:SESSION.jsonl`) for chats under `ruleset`,
-    kept in the store at `db`; a new chat starts from `game` (a game document) or the ruleset's
-    defaults. `upstream_key_env` names an environment variable whose key replaces the client's
-    `Authorization` (a `SettingError` when it is not set). `budget` cuts the rules reference to
+    """The proxy to `upstream` (an OpenAI-compatible base URL or `replay:SESSION.jsonl`, for
+    chat completions) and `anthropic_upstream` (an Anthropic-compatible base URL, for Messages),
+    one of them at least, for chats under `ruleset`, kept in the store at `db`; a new chat starts
+    from `game` (a game document) or the ruleset's defaults. `upstream_key_env` and
+    `anthropic_key_env` name environment variables whose keys replace the client's own (a
+    `SettingError` when one is not set). `budget` cuts the rules reference to
     that many tokens; `max_reply` cuts a reply that runs longer (in characters);
     `show_outcomes` adds a line of what the engine did to the narration
     (`gm_tags.proxy.outcomes`). With `keys`, every request needs one (`Authorization: Bearer
     KEY`) and reaches only its tenant's chats, and its credentials go no further: the upstream
-    gets `upstream_key_env`'s key, or none. The Host header must be a loopback name or one of
+    gets the proxy's own key, or none. The Host header must be a loopback name or one of
     `allowed_hosts`."""
-    if upstream is None:
-        raise SettingError("the proxy needs an upstream to forward to")
-    key = _key(upstream_key_env)
+    if upstream is None and anthropic_upstream is None:
+        raise SettingError(
+            "the proxy needs an upstream: --upstream for chat completions, "
+            "--anthropic-upstream for Anthropic Messages, or both"
+        )
+    given = {openai.NAME: (upstream, upstream_key_env)}
+    given[anthropic.NAME] = (anthropic_upstream, anthropic_key_env)
+    keyed = {name: (url, _key(env)) for name, (url, env) in given.items() if url is not None}
     loaded = load_ruleset(ruleset)
     start = Game.new(loaded)
     if game is not None:
         start = Game.from_document(loaded, _document(Path(game)))
-    upstreams = {openai.NAME: Upstream(upstream_client(upstream, timeout), key)}
+    upstreams = {
+        name: Upstream(upstream_client(url, timeout), key) for name, (url, key) in keyed.items()
+    }
     served = ServedChats(lambda: open_store(db))
     served.open()
     chats = ProxyChats(served, {"path": str(Path(ruleset).resolve())}, start)

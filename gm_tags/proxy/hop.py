@@ -6,20 +6,21 @@ go upstream, a turn planned and registered, a request sent). Each wire format
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import json
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio
 import httpx2
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute
 
 from ..chats.transcript import Said, chat_key, key_of
 from ..guard.keys import Keys
 from .chats import ProxyChats
-from .failures import INVALID, ProxyError
+from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
 from .plan import Plan
 from .turns import PendingTurn
@@ -50,6 +51,21 @@ class Protocol:
     routes: Sequence[BaseRoute]
     error: Callable[[ProxyError], Response]
     key_header: str | None = None
+
+
+@dataclass(frozen=True)
+class Wire:
+    """How one protocol's answers are read: the upstream's `path`; its error shape; a streamed
+    answer relayed as narration (`relay`) or as it is with a summary (`passed`, for a request
+    that takes no turn); a whole answer as the client reads it (`whole`, None when it is not
+    one), called `what`."""
+
+    path: str
+    what: str
+    error: Callable[[ProxyError], Response]
+    relay: Callable[[httpx2.Response, PendingTurn, int], AsyncIterator[str]]
+    whole: Callable[[Any, PendingTurn, int], dict[str, Any] | None]
+    passed: Callable[[httpx2.Response, dict[str, Any]], AsyncIterator[str]]
 
 
 @dataclass
@@ -83,9 +99,10 @@ class Hop:
         key_as: tuple[str, str] = ("authorization", "Bearer {}"),
     ) -> dict[str, str]:
         """The client's headers the upstream gets: the ones always `passed`, its `credentials`
-        unless the proxy has keys (then they are gm-tags' own and go no further), and the
-        proxy's own key, if it has one, as `key_as` says (a header and its form)."""
-        names = [*passed, *(credentials if self.keys is None else ())]
+        unless the proxy has keys (then they are gm-tags' own and go no further) or a key for
+        the upstream of its own, which goes instead as `key_as` says (a header and its form)."""
+        own = self.keys is None and upstream.key is None
+        names = [*passed, *(credentials if own else ())]
         headers = {name: request.headers[name] for name in names if name in request.headers}
         if upstream.key is not None:
             name, form = key_as
@@ -135,6 +152,60 @@ class Hop:
         outgoing = upstream.client.build_request("POST", path, json=body, headers=headers)
         return await upstream.client.send(outgoing, stream=stream)
 
+    async def answer(
+        self,
+        wire: Wire,
+        upstream: Upstream,
+        turn: PendingTurn,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        *,
+        stream: bool,
+    ) -> Response:
+        """The upstream's answer to `body`, the turn's request, as the client reads it. An
+        error, or an answer that is not one, changes no game."""
+        try:
+            answer = await self.send(upstream, wire.path, body, headers, stream=stream)
+        except BaseException:
+            turn.settle()
+            raise
+        if answer.status_code >= 400:
+            turn.settle()
+            return await _read(answer, wire.error)
+        if stream:
+            relay = wire.relay(answer, turn, self.max_reply)
+            return StreamingResponse(relay, media_type="text/event-stream", headers=NO_BUFFERING)
+        try:
+            # Reading, applying and writing a whole reply: off the loop.
+            whole = await anyio.to_thread.run_sync(wire.whole, answer.json(), turn, self.max_reply)
+        except ValueError:
+            whole = None
+        if whole is None:
+            raise ProxyError(502, f"the upstream answered with no {wire.what}", UPSTREAM)
+        return JSONResponse(whole)
+
+    async def pass_on(
+        self,
+        wire: Wire,
+        upstream: Upstream,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        summary: dict[str, Any],
+    ) -> Response:
+        """A request the proxy takes no turn from, sent on as it is; the answer comes back as
+        it is, with `summary` as `gm_tags`."""
+        stream = bool(body.get("stream"))
+        answer = await self.send(upstream, wire.path, body, headers, stream=stream)
+        if answer.status_code < 400 and stream:
+            relay = wire.passed(answer, summary)
+            return StreamingResponse(relay, media_type="text/event-stream", headers=NO_BUFFERING)
+        answered = await _read(answer, wire.error)
+        if answer.status_code < 400 and isinstance(answered, JSONResponse):
+            whole = json.loads(bytes(answered.body))
+            if isinstance(whole, dict):
+                return JSONResponse({**whole, "gm_tags": summary})
+        return answered
+
     async def aclose(self) -> None:
         for upstream in self.upstreams.values():
             await upstream.client.aclose()
@@ -144,3 +215,25 @@ class Hop:
 def hop_of(request: Request) -> Hop:
     """The hop of the app the request came to."""
     return cast(Hop, request.app.state.hop)
+
+
+async def _read(answer: httpx2.Response, error: Callable[[ProxyError], Response]) -> Response:
+    """The upstream's answer read whole and closed, then `passed`."""
+    await answer.aread()
+    await answer.aclose()
+    return passed(answer, error)
+
+
+def passed(answer: httpx2.Response, error: Callable[[ProxyError], Response]) -> Response:
+    """The upstream's answer as it is when it is JSON, else an `error` (in the protocol's shape)
+    with its status."""
+    try:
+        body = answer.json()
+    except ValueError:
+        body = None
+    if answer.status_code >= 400 and not (isinstance(body, dict) and "error" in body):
+        text = answer.text[:500] or answer.reason_phrase
+        return error(ProxyError(answer.status_code, f"upstream: {text}", UPSTREAM))
+    if body is None:
+        raise ProxyError(502, "the upstream answered with something that is not JSON", UPSTREAM)
+    return JSONResponse(body, status_code=answer.status_code)

@@ -22,6 +22,7 @@ import httpx2
 
 from ..game import Game
 from ..stream import ReplyStream
+from .streaming import relayed_turn
 from .turns import PendingTurn
 
 
@@ -86,66 +87,35 @@ class _Reading:
         return [_sse({**chunk, "choices": shown})] if shown else []
 
 
-async def _lines(answer: httpx2.Response) -> AsyncIterator[list[str]]:
-    """The answer's lines, as many at a time as each network read completes (the last one
-    without its line break too). A line ends at LF, CRLF or CR, as SSE has it (a CRLF split
-    between two reads makes an extra blank line, which means nothing here)."""
-    pending = ""
-    async for text in answer.aiter_text():
-        pending += text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-        if "\n" in pending:
-            *lines, pending = pending.split("\n")
-            yield lines
-    if pending:
-        yield [pending]
+def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
+    """The upstream's stream as the client reads it, then `[DONE]` (`streaming.relayed_turn`)."""
+    reading = _Reading(turn.streams, cap)
+    return relayed_turn(
+        answer,
+        turn,
+        reading,
+        lambda: _end(reading, turn),
+        lambda message: _sse(_broken(message)),
+        "the upstream stream ended without [DONE]",
+    )
 
 
-async def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
-    """The upstream's stream as the client reads it, then `[DONE]`. A reply the client stops
-    reading is written as far as it was given out; one the upstream breaks off changes
-    nothing."""
-    streams = turn.streams
-    reading = _Reading(streams, cap)
-    ended = False
-    try:
-        async for lines in _lines(answer):
-            shown = await anyio.to_thread.run_sync(reading.take, lines)
-            ended = reading.broken
-            for event in shown:
-                yield event
-            if reading.broken or reading.done:
-                break
-        if reading.broken:
-            return
-        if not reading.done:
-            ended = True
-            yield _sse(_broken("the upstream stream ended without [DONE]"))
-            return
-        cut = reading.cut
-        # The end (the tags still waiting, the whole reply rewritten) and the write: off the loop.
-        rests = [""] * len(streams) if cut else await anyio.to_thread.run_sync(_rests, streams)
-        await anyio.to_thread.run_sync(turn.land, cut)
-        for index, rest in enumerate(rests):
-            rest += turn.shown_after(index)
-            finish = "length" if cut else reading.finishes.get(index, "stop")
-            choice = {"index": index, "delta": {"content": rest} if rest else {}}
-            final = {**reading.last, "choices": [{**choice, "finish_reason": finish}]}
-            if index == len(rests) - 1:
-                final["gm_tags"] = turn.summary(cut)
-            yield _sse(final)
-        for chunk in reading.after:
-            yield _sse(chunk)
-        yield "data: [DONE]\n\n"
-        ended = True
-    except httpx2.HTTPError as failure:
-        ended = True
-        yield _sse(_broken(f"the upstream failed mid-stream: {type(failure).__name__}"))
-    finally:
-        if not ended:
-            turn.land(True)  # the client went away: keep what it saw
-        turn.settle()  # a broken stream writes nothing
-        with anyio.CancelScope(shield=True):
-            await answer.aclose()
+def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
+    """The last chunks: each choice's rest of the narration, `gm_tags` on the last, the chunks
+    without choices, `[DONE]`; the turn written."""
+    cut = reading.cut
+    rests = [""] * len(turn.streams) if cut else _rests(turn.streams)
+    turn.land(cut)
+    events = []
+    for index, rest in enumerate(rests):
+        rest += turn.shown_after(index)
+        finish = "length" if cut else reading.finishes.get(index, "stop")
+        choice = {"index": index, "delta": {"content": rest} if rest else {}}
+        final = {**reading.last, "choices": [{**choice, "finish_reason": finish}]}
+        if index == len(rests) - 1:
+            final["gm_tags"] = turn.summary(cut)
+        events.append(_sse(final))
+    return [*events, *(_sse(chunk) for chunk in reading.after), "data: [DONE]\n\n"]
 
 
 def completed(completion: Any, turn: PendingTurn, cap: int) -> dict[str, Any] | None:

@@ -40,14 +40,20 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     return bytes(body)
 
 
-def checked(raw: bytes) -> dict[str, Any]:
-    """The request's JSON body, if it is a chat-completions request the proxy can take."""
+def json_object(raw: bytes) -> dict[str, Any]:
+    """The request's body, if it is a JSON object."""
     try:
         body = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise Refused(400, "the request body is not JSON") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request body is a JSON object")
+    return body
+
+
+def checked(raw: bytes) -> dict[str, Any]:
+    """The request's JSON body, if it is a chat-completions request the proxy can take."""
+    body = json_object(raw)
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Refused(400, "messages must be a list of one or more messages", "messages")
@@ -77,31 +83,43 @@ def checked(raw: bytes) -> dict[str, Any]:
 
 
 def _check_message(message: object, where: str) -> None:
+    checked = with_role(message, where, ROLES)
+    content = checked.get("content")
+    if (
+        content is None
+        and checked.get("role") == "assistant"
+        and (checked.get("tool_calls") or checked.get("function_call"))
+    ):
+        return  # a call of a tool, with no text
+    check_content(content, f"{where}.content")
+
+
+def with_role(message: object, where: str, roles: frozenset[str]) -> Mapping[str, Any]:
+    """The message, if it is an object with one of `roles`."""
     if not isinstance(message, Mapping):
         raise Refused(400, f"{where} must be an object with a role and content", where)
     role = message.get("role")
-    if role not in ROLES:
-        known = ", ".join(sorted(ROLES))
+    if role not in roles:
+        known = ", ".join(sorted(roles))
         raise Refused(400, f"{where}.role is {role!r}; a role is one of {known}", f"{where}.role")
-    content = message.get("content")
-    if (
-        content is None
-        and role == "assistant"
-        and (message.get("tool_calls") or message.get("function_call"))
-    ):
-        return  # a call of a tool, with no text
+    return message
+
+
+def check_content(content: object, where: str) -> None:
+    """Content that is text or a list of parts (each an object with a type; a text part's text
+    a string)."""
     if isinstance(content, str):
         return
-    if isinstance(content, list) and all(_is_part(part) for part in content):
+    if isinstance(content, list) and all(is_part(part) for part in content):
         return
     raise Refused(
         400,
-        f"{where}.content must be text or a list of content parts, not {type(content).__name__}",
-        f"{where}.content",
+        f"{where} must be text or a list of content parts, not {type(content).__name__}",
+        where,
     )
 
 
-def _is_part(part: object) -> bool:
+def is_part(part: object) -> bool:
     """A content part: an object with a type; a text part's text is a string."""
     if not isinstance(part, Mapping) or not isinstance(part.get("type"), str):
         return False

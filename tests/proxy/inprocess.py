@@ -96,9 +96,14 @@ async def _sent(lines: list[str]) -> AsyncIterator[bytes]:
 
 @contextmanager
 def proxy_app_for(
-    db: Path, monkeypatch: pytest.MonkeyPatch, **options: Any
-) -> Iterator[tuple[TestClient, Scripted]]:
-    upstream = Scripted()
+    db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    transport: httpx2.AsyncBaseTransport | None = None,
+    **options: Any,
+) -> Iterator[tuple[TestClient, Any]]:
+    """The proxy's app with `options`, every upstream of it answered by `transport` (by default
+    a `Scripted` one)."""
+    upstream = transport or Scripted()
     monkeypatch.setattr(
         proxy_app,
         "upstream_client",

@@ -10,18 +10,13 @@ game. docs/proxy.md has the whole story.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-import anyio
-import httpx2
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..chats import not_stored
-from ..failures import UPSTREAM, ProxyError
-from ..hop import CHAT_HEADER, NO_BUFFERING, Hop, Protocol, Upstream, hop_of
+from ..failures import ProxyError
+from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
 from ..messages import upstream_messages
 from ..relay import completed, events, relayed
 from ..requests import checked, read_body
@@ -56,10 +51,10 @@ async def completions(request: Request) -> Response:
     headers = _headers(hop, request, upstream)
     if not said:
         why = "the request holds no user or assistant message: passed on as it is"
-        return await _passed_on(hop, upstream, body, headers, not_stored("none", why))
+        return await hop.pass_on(WIRE, upstream, body, headers, not_stored("none", why))
     if impersonating(messages):
         why = "the model writes the player's next line (impersonate): nothing is applied"
-        return await _passed_on(hop, upstream, body, headers, not_stored("impersonate", why))
+        return await hop.pass_on(WIRE, upstream, body, headers, not_stored("impersonate", why))
     named = request.headers.get(CHAT_HEADER) or body.get("user")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
@@ -69,83 +64,21 @@ async def completions(request: Request) -> Response:
     stream = bool(body.get("stream"))
     forwarded = {**body, "messages": upstream_messages(messages, plan.game, hop.budget)}
     turn = hop.pending(request, chats, named, said, plan, choices=choices, stream=stream)
-    try:
-        answer = await hop.send(upstream, "chat/completions", forwarded, headers, stream=stream)
-    except BaseException:
-        turn.settle()
-        raise
-    if answer.status_code >= 400:
-        turn.settle()
-        await answer.aread()
-        await answer.aclose()
-        return _passed(answer)
-    if stream:
-        return StreamingResponse(
-            events(answer, turn, hop.max_reply),
-            media_type="text/event-stream",
-            headers=NO_BUFFERING,
-        )
-    try:
-        # Reading, applying and writing a whole reply: off the loop.
-        completion = await anyio.to_thread.run_sync(completed, answer.json(), turn, hop.max_reply)
-    except ValueError:
-        completion = None
-    if completion is None:
-        raise ProxyError(502, "the upstream answered with no completion", UPSTREAM)
-    return JSONResponse(completion)
+    return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
 
 
 async def models(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
     answer = await upstream.client.get("models", headers=_headers(hop, request, upstream))
-    return _passed(answer)
+    return passed(answer, error)
 
 
 def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
     return hop.headers(request, upstream, credentials=CREDENTIALS)
 
 
-async def _passed_on(
-    hop: Hop,
-    upstream: Upstream,
-    body: dict[str, Any],
-    headers: dict[str, str],
-    summary: dict[str, Any],
-) -> Response:
-    """A request the proxy takes no turn from, sent on as it is; the answer comes back as it
-    is, with `summary` as `gm_tags`."""
-    stream = bool(body.get("stream"))
-    answer = await hop.send(upstream, "chat/completions", body, headers, stream=stream)
-    if answer.status_code >= 400 or not stream:
-        await answer.aread()
-        await answer.aclose()
-        passed = _passed(answer)
-        if answer.status_code < 400 and isinstance(passed, JSONResponse):
-            completion = json.loads(bytes(passed.body))
-            if isinstance(completion, dict):
-                return JSONResponse({**completion, "gm_tags": summary})
-        return passed
-    return StreamingResponse(
-        relayed(answer, summary), media_type="text/event-stream", headers=NO_BUFFERING
-    )
-
-
-def _passed(answer: httpx2.Response) -> Response:
-    """The upstream's answer as it is when it is JSON, else an OpenAI-shaped error with its
-    status."""
-    try:
-        body = answer.json()
-    except ValueError:
-        body = None
-    if answer.status_code >= 400 and not (isinstance(body, dict) and "error" in body):
-        text = answer.text[:500] or answer.reason_phrase
-        return error(ProxyError(answer.status_code, f"upstream: {text}", UPSTREAM))
-    if body is None:
-        raise ProxyError(502, "the upstream answered with something that is not JSON", UPSTREAM)
-    return JSONResponse(body, status_code=answer.status_code)
-
-
+WIRE = Wire("chat/completions", "completion", error, events, completed, relayed)
 PROTOCOL = Protocol(
     NAME,
     [

@@ -1,0 +1,211 @@
+"""The Messages relay in this process, in front of a scripted Anthropic upstream that sends the
+events each test gives, as they are: text held back and released across blocks, a reply cut at
+the cap, events no real server sends in that order or shape."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.testclient import TestClient
+
+from tests.proxy.inprocess import proxy_app_for
+from tests.proxy.test_proxy import starting_game, tick
+
+TOOL = {"type": "tool_use", "id": "toolu_1", "name": "roll", "input": {}}
+
+
+class Scripted(httpx2.AsyncBaseTransport):
+    """Answers each `POST v1/messages` with the next queued answer: a list of events (streamed
+    as they are) or a message (as JSON)."""
+
+    def __init__(self) -> None:
+        self.queue: list[Any] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        answer = self.queue.pop(0) if self.queue else message([text_block(".")])
+        if isinstance(answer, dict):
+            return httpx2.Response(200, json=answer)
+        return httpx2.Response(
+            200, headers={"content-type": "text/event-stream"}, content=_sent(answer)
+        )
+
+
+async def _sent(events: list[Any]) -> AsyncIterator[bytes]:
+    for event in events:
+        data = event if isinstance(event, str) else json.dumps(event)
+        name = "x" if isinstance(event, str) else event["type"]
+        yield f"event: {name}\ndata: {data}\n\n".encode()
+
+
+def message(content: list[dict[str, Any]]) -> dict[str, Any]:
+    usage = {"input_tokens": 1, "output_tokens": 1}
+    return {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "x",
+        "content": content,
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": usage,
+    }
+
+
+def text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def streamed(*blocks: tuple[dict[str, Any], list[str]], stop: str = "end_turn") -> list[Any]:
+    """The events of a message made of `blocks`, each its start block and its text pieces (a
+    tool call's pieces are its JSON)."""
+    events: list[Any] = [{"type": "message_start", "message": message([])}]
+    for index, (block, pieces) in enumerate(blocks):
+        events.append({"type": "content_block_start", "index": index, "content_block": block})
+        for piece in pieces:
+            kind = (
+                ("text_delta", "text")
+                if block["type"] == "text"
+                else ("input_json_delta", "partial_json")
+            )
+            delta = {"type": kind[0], kind[1]: piece}
+            events.append({"type": "content_block_delta", "index": index, "delta": delta})
+        events.append({"type": "content_block_stop", "index": index})
+    delta = {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}}
+    return [*events, {**delta, "usage": {"output_tokens": 5}}, {"type": "message_stop"}]
+
+
+@pytest.fixture
+def proxied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[TestClient, Scripted]]:
+    options = {"anthropic_upstream": "http://up.invalid", "max_reply": 400}
+    with proxy_app_for(tmp_path / "c.db", monkeypatch, Scripted(), **options) as opened:
+        yield opened
+
+
+def events(client: TestClient, text: str, stream: bool = True) -> list[dict[str, Any]]:
+    body = {
+        "model": "m",
+        "max_tokens": 9,
+        "messages": [{"role": "user", "content": text}],
+        "stream": stream,
+    }
+    got = []
+    with client.stream("POST", "/v1/messages", json=body) as answer:
+        for line in answer.iter_lines():
+            if line.startswith("data: "):
+                got.append(json.loads(line[6:]))
+    return got
+
+
+def shown(got: list[dict[str, Any]], index: int | None = None) -> str:
+    return "".join(
+        e["delta"]["text"]
+        for e in got
+        if e["type"] == "content_block_delta"
+        and e["delta"]["type"] == "text_delta"
+        and index in (None, e["index"])
+    )
+
+
+def test_text_in_two_blocks_is_one_reply_whose_tag_may_close_in_the_second(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    first, second = 'The bell [clock: name="Alarm ', 'raised" tick="1"] rings. Then'
+    upstream.queue.append(
+        streamed((text_block(""), [first]), (text_block(""), [second, " quiet."]))
+    )
+    got = events(client, "We go in.")
+    blocks = [(e["type"], e.get("index")) for e in got if e["type"] != "content_block_delta"]
+    assert blocks == [
+        ("message_start", None),
+        ("content_block_start", 0),
+        ("content_block_stop", 0),
+        ("content_block_start", 1),
+        ("content_block_stop", 1),
+        ("message_delta", None),
+        ("message_stop", None),
+    ]
+    assert shown(got, 0) == "The bell"
+    assert shown(got) == starting_game().apply_reply(first + second + " quiet.").narration
+    assert [r["now"] for r in got[-2]["gm_tags"]["receipts"]] == ["3/6"]
+
+
+def test_narration_held_when_a_tool_call_starts_comes_in_a_text_block_after_it(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    upstream.queue.append(
+        streamed((text_block(""), ["He rolls. ["]), (TOOL, ["{}"]), stop="tool_use")
+    )
+    got = events(client, "Roll.")
+    assert shown(got, 0) == "He rolls."
+    assert [e["type"] for e in got[-6:]] == [
+        "content_block_stop",  # the tool call's
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    ]
+    assert got[-5] == {"type": "content_block_start", "index": 2, "content_block": text_block("")}
+    assert shown(got, 2) == " ["
+    assert got[-2]["delta"]["stop_reason"] == "tool_use"
+
+
+def test_a_reply_over_the_cap_is_cut_and_kept_as_shown(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    long = tick(1, "The guard turns.") + " He walks on." * 60
+    upstream.queue.append(
+        streamed((text_block(""), [long[at : at + 20] for at in range(0, len(long), 20)]))
+    )
+    got = events(client, "Wait.")
+    assert [e["type"] for e in got[-3:]] == ["content_block_stop", "message_delta", "message_stop"]
+    assert got[-2]["delta"]["stop_reason"] == "max_tokens"
+    summary = got[-2]["gm_tags"]
+    assert summary["stopped"] is True and summary["narration"] == shown(got)
+    assert len(shown(got)) < 420
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        "{not json",
+        {"type": "content_block_delta", "index": 5, "delta": {"type": "text_delta", "text": "[x]"}},
+        {"type": "content_block_start", "index": "one", "content_block": text_block("")},
+        {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}},
+    ],
+    ids=["not-json", "text-for-no-text-block", "bad-index", "upstream-error"],
+)
+def test_a_wrong_event_ends_the_stream_with_an_error_event_and_keeps_nothing(
+    proxied: tuple[TestClient, Scripted], wrong: Any
+) -> None:
+    client, upstream = proxied
+    events_sent = streamed((text_block(""), [tick(1)]))
+    upstream.queue.append([*events_sent[:3], wrong, *events_sent[3:]])
+    got = events(client, "Break.")
+    assert got[-1]["type"] == "error"
+    assert "[x]" not in json.dumps(got)
+    upstream.queue.append(streamed((text_block(""), ["."])))
+    again = events(client, "Break.")
+    assert again[-2]["gm_tags"]["action"] == "reply"  # the broken reply was never stored
+
+
+def test_a_whole_message_gives_its_narration_in_its_first_text_block(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    upstream.queue.append(message([text_block(tick(1, "A")), TOOL, text_block(" and B.")]))
+    body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "Go."}]}
+    answer = client.post("/v1/messages", json=body).json()
+    narration = starting_game().apply_reply(tick(1, "A") + " and B.").narration
+    assert answer["content"] == [text_block(narration), TOOL]
+    assert answer["gm_tags"]["narration"] == narration
