@@ -30,8 +30,8 @@ from ..tenants import DEFAULT_TENANT
 from .plan import Plan, plan_step
 
 STRIPES = 64
-# How many of a request's latest assistant messages are looked up in the index, and how many
-# lines are read for one request at most (the anchored ones first).
+# How many of a request's latest assistant messages are looked up in the index (and its first
+# one), and how many lines are read for one request at most (the anchored ones first).
 ANCHORS = 6
 LINES_READ = 16
 
@@ -128,7 +128,9 @@ class ProxyChats:
         key = chat_key(named, said)
         anchors: list[tuple[str, int, int]] = []
         replies = [at for at, one in enumerate(said) if one.role == "assistant"]
-        for index in reversed(replies[-ANCHORS:]):
+        # The latest, and the first: a window's opening reply held elsewhere in a line says
+        # that what the line holds after it was deleted, when the window does not.
+        for index in dict.fromkeys(reversed([*replies[:1], *replies[-ANCHORS:]])):
             for hit in self.chats.find_shown(shown_digest(said[index].text)):
                 if named is None or key_of(hit.chat_id) == key:
                     anchors.append((hit.chat_id, index, hit.position))

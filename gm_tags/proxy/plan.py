@@ -69,7 +69,9 @@ def plan_step(
     numbered = taken or (lambda under: [line for line, _ in lines if key_of(line) == under])
     best = best_walk(lines, said, anchors)
     if best is None or not best.matched:
-        told = retell(Chat(start), said, None, 0)
+        # Placed on no line: told from the start, each reply as the stored one it shows.
+        old, others = (best.chat, [c for n, c in lines if n != best.line]) if best else (None, [])
+        told = retell(Chat(start), said, old, 0, others)
         return Plan(next_line_id(key, numbered(key)), True, told, _action(continuing))
     if best.first + best.matched == len(said) and best.departs is None:
         plan = _on_the_line(best, continuing)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..chats.transcript import Said, bare, same
 from ..game import Game
 from ..history import Chat, Message, Swipe
-from .walk import showing
+from .walk import edited_place, edited_swipe, showing
 
 RETELL_LIMIT = 64
 # How far on in the old line a user message is looked for (the messages between were deleted).
@@ -49,6 +49,10 @@ def retell(
             continue
         place = _reply_place(old, place)
         stored = _stored(old, place, one.text, elsewhere)
+        if stored is None and old is not None:
+            # None shows it: the player edited a reply of the old line, and what it did stands.
+            place = edited_place(old.messages, place, one.text)
+            stored = _edited(old, place, one.text)
         place += 1
         if stored is not None and not stored[2] and _same_game(stored[0], chat.game):
             chat = _added(chat, stored[1])
@@ -135,24 +139,29 @@ def _stored(
 ) -> tuple[Game, Swipe, bool] | None:
     """The stored reply an assistant message shows, with the snapshot it was applied to and
     whether the client cut it: the old line's reply at `place`, else any reply of the old line
-    or of the other lines read showing exactly that text, else (edited) the reply at `place`."""
+    or of the other lines read showing exactly that text, else one showing it cut (a reply
+    stopped on another line, told again here)."""
     if old is None:
         return None
     messages = old.messages
     candidates = [(old, place)] if place < len(messages) else []
     candidates += [(old, at) for at in range(len(messages)) if at != place]
     candidates += [(line, at) for line in elsewhere for at in range(len(line.messages))]
-    for line, at in candidates:
-        message = line.messages[at]
-        if message.role != "reply":
-            continue
-        shown = showing(message, text)
-        if shown is not None and ((line, at) == (old, place) or not shown[1]):
-            return _before(line, at), message.swipes[shown[0]], shown[1]
-    if place < len(messages) and messages[place].role == "reply":
-        # None shows it: the player edited the reply at this place, and what it did stands.
-        return _before(old, place), messages[place].swipe, False
+    for whole in (True, False):
+        for line, at in candidates:
+            message = line.messages[at]
+            shown = showing(message, text) if message.role == "reply" else None
+            if shown is not None and (not shown[1] or not whole or (line, at) == (old, place)):
+                return _before(line, at), message.swipes[shown[0]], shown[1]
     return None
+
+
+def _edited(old: Chat, at: int, text: str) -> tuple[Game, Swipe, bool] | None:
+    """The reply of the old line at `at` as the player edited it into `text`, if one is there."""
+    if at >= len(old.messages) or old.messages[at].role != "reply":
+        return None
+    message = old.messages[at]
+    return _before(old, at), message.swipes[edited_swipe(message, text)], False
 
 
 def _before(chat: Chat, at: int) -> Game:

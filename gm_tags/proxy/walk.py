@@ -18,11 +18,17 @@ replaced, is matched from where its window begins.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..chats.transcript import Said, bare, same
 from ..history import Chat, Message
+
+# How far on in a line the reply an edited message stands for is looked for.
+EDIT_REACH = 64
+# How alike (`likeness`) a user message must be to one of the line's to be taken as its edit.
+EDIT_KEEPS = 0.5
 
 
 @dataclass(frozen=True)
@@ -108,8 +114,10 @@ def walk(
             shown = showing(message, one.text)
             if shown is None and index in held:
                 break  # a reply stored at another place: this one was deleted, not edited
+            if shown is None and edited_place(messages, position, one.text) != position:
+                break  # an edit of a later reply: the messages between were deleted
             edited += shown is None
-            swipe, cut = shown or (message.selected, False)
+            swipe, cut = shown or (edited_swipe(message, one.text), False)
             replies.append(Matched(position, swipe, one.text, cut))
         index += 1
         position += 1
@@ -131,6 +139,36 @@ def showing(message: Message, text: str) -> tuple[int, bool] | None:
             if bare(message.swipes[index].narration).startswith(shown):
                 return index, True
     return None
+
+
+def edited_swipe(message: Message, text: str) -> int:
+    """The swipe of `message` the player edited into `text`: the one most like it (an edit
+    keeps most of what it changes), the selected one of those that tie (the client may have
+    swiped to another with no request the proxy saw)."""
+    alike = [likeness(text, swipe.narration) for swipe in message.swipes]
+    most = max(alike)
+    return message.selected if alike[message.selected] == most else alike.index(most)
+
+
+def edited_place(messages: Sequence[Message], position: int, text: str) -> int:
+    """The reply of the line, from `position` on, that the player edited into `text`: the one
+    most like it, `position` of those that tie. A later one when the messages between were
+    deleted (the edit does not stand at the place the deletion moved it to)."""
+    best, most = position, -1.0
+    for at in range(position, min(len(messages), position + EDIT_REACH)):
+        message = messages[at]
+        if message.role == "reply":
+            alike = max(likeness(text, swipe.narration) for swipe in message.swipes)
+            if alike > most:
+                best, most = at, alike
+    return best
+
+
+def likeness(one: str, other: str) -> float:
+    """How alike two texts are, from 0 to 1: the words they share, of the longer one's."""
+    words, others = Counter(one.split()), Counter(other.split())
+    longer = max(words.total(), others.total())
+    return (words & others).total() / longer if longer else 1.0
 
 
 def starts(
@@ -187,16 +225,30 @@ def best_walk(
 
 def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set[int]]:
     """Where the line holds the window's user messages before index `before` (the first
-    anchor), by their text: places to start from, and to tell a deletion there."""
+    anchor), by their text, else (edited) the one most like it: places to start from, and to
+    tell a deletion there."""
     by_text: dict[str, set[int]] = {}
     for position, message in enumerate(chat.messages):
         if message.role == "user":
             by_text.setdefault(bare(message.swipe.text), set()).add(position)
-    return {
-        index: set(by_text[bare(said[index].text)])
-        for index in range(min(before, len(said)))
-        if said[index].role == "user" and bare(said[index].text) in by_text
-    }
+    found = {}
+    for index in range(min(before, len(said))):
+        if said[index].role == "user":
+            text = said[index].text
+            found[index] = by_text.get(bare(text)) or _edited_user(chat, text)
+    return {index: set(places) for index, places in found.items() if places}
+
+
+def _edited_user(chat: Chat, text: str) -> set[int]:
+    """The line's user message the player edited into `text`: the one most like it, when it
+    keeps at least half of its words."""
+    alike = [
+        (likeness(text, message.swipe.text), position)
+        for position, message in enumerate(chat.messages)
+        if message.role == "user"
+    ]
+    most, position = max(alike, default=(0.0, 0))
+    return {position} if most >= EDIT_KEEPS else set()
 
 
 def _skips(

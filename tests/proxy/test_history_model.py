@@ -15,6 +15,8 @@ on clocks that start half full, so every tag shows in the clocks line.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,8 @@ class ProxyHistory(RuleBasedStateMachine):
         self.example = ProxyHistory.examples  # words and greetings differ between examples
         self.words = 0
         self.window = 0  # how many of the latest messages the client sends; 0 for all
+        # The first place a message was deleted at since the last request.
+        self.deleted: int | None = None
 
     @initialize()
     def open_the_chat(self) -> None:
@@ -135,9 +139,11 @@ class ProxyHistory(RuleBasedStateMachine):
     @precondition(lambda self: self.last_reply() is not None and len(self.last_reply().swipes) > 1)
     @rule(data=st.data())
     def swipe(self, data: st.DataObject) -> None:
+        self.swipe_to(data.draw(st.integers(0, len(self.visible[-1].swipes) - 1)))
+
+    def swipe_to(self, chosen: int) -> None:
+        """The client shows another swipe of the last reply whole, as it was given out."""
         last = self.visible[-1]
-        # The client shows another swipe whole, as it was given out.
-        chosen = data.draw(st.integers(0, len(last.swipes) - 1))
         replies = last.swipes[chosen]
         texts = [self.narration(reply) for reply in replies]
         self.visible[-1] = replace(
@@ -147,24 +153,38 @@ class ProxyHistory(RuleBasedStateMachine):
     @precondition(lambda self: len(self.visible) > 2)
     @rule(data=st.data())
     def edit(self, data: st.DataObject) -> None:
-        """The player edits a message of theirs, or the GM's latest reply (what it did stands;
-        an older reply edited where messages were also deleted has no place left to stand)."""
-        editable = [at for at, m in enumerate(self.visible) if at and m.role == "user"]
-        last = self.last_reply()
-        if last is not None and last.effect == tuple(r.text for r in last.swipes[last.chosen]):
-            # (a reply cut short and then edited: the proxy may never have seen the cut)
-            editable.append(len(self.visible) - 1)
-        if not editable:
-            return
-        at = data.draw(st.sampled_from(editable))
+        editable = self.editable()
+        if editable:
+            self.edit_at(data.draw(st.sampled_from(editable)))
+
+    def editable(self) -> list[int]:
+        """The player edits a message of theirs, or one of the GM's replies (what it did
+        stands), but for one the client cut short: the proxy may never have seen the cut."""
+        return [
+            at
+            for at, m in enumerate(self.visible)
+            if at
+            and (
+                m.role == "user"
+                or (m.swipes and m.effect == tuple(r.text for r in m.swipes[m.chosen]))
+            )
+        ]
+
+    def edit_at(self, at: int) -> None:
         message = self.visible[at]
-        self.visible[at] = replace(message, text=f"Edited {self.words}: {message.text[:12]}")
+        # Kept as the player wrote it, with a word of theirs first: what tells a reply's swipes
+        # apart is the words an edit keeps.
+        self.visible[at] = replace(message, text=f"Edited {self.words}: {message.text}")
         self.words += 1
 
     @precondition(lambda self: len(self.visible) > 2)
     @rule(data=st.data())
     def delete(self, data: st.DataObject) -> None:
-        del self.visible[data.draw(st.integers(1, len(self.visible) - 1))]
+        self.delete_at(data.draw(st.integers(1, len(self.visible) - 1)))
+
+    def delete_at(self, at: int) -> None:
+        del self.visible[at]
+        self.deleted = min(self.deleted if self.deleted is not None else at, at)
 
     @precondition(lambda self: self.last_reply() is not None)
     @rule(ticks=TICKS)
@@ -183,12 +203,16 @@ class ProxyHistory(RuleBasedStateMachine):
     @precondition(lambda self: self.last_reply() is not None)
     @rule(data=st.data())
     def stop(self, data: st.DataObject) -> None:
-        """The client keeps less of the last reply than it was sent."""
         last = self.visible[-1]
         reply = last.swipes[last.chosen][-1]
         if len(last.effect) != 1 or last.text != self.narration(reply):
             return  # a continued, edited or cut reply: its cut is another story
-        cut = data.draw(st.integers(1, len(last.text) - 1))
+        self.stop_at(data.draw(st.integers(1, len(last.text) - 1)))
+
+    def stop_at(self, cut: int) -> None:
+        """The client keeps less of the last reply than it was sent: `cut` characters."""
+        last = self.visible[-1]
+        reply = last.swipes[last.chosen][-1]
         shown = last.text[:cut].rstrip()
         if not shown:
             return
@@ -243,10 +267,18 @@ class ProxyHistory(RuleBasedStateMachine):
         """The messages of the story the client sends: its window, extended back to a reply it
         shows as it was given out (the proxy needs one it holds to know the chat)."""
         story = [{"role": m.role, "content": m.text} for m in self.visible]
-        first = max(0, len(story) - self.window) if self.window else 0
+        return [SYSTEM, *story[self.window_start() :]]
+
+    def window_start(self) -> int:
+        """Where the window starts: the latest `window` messages, and the message before any
+        deleted since the last request (a deletion no request shows, the proxy cannot know of:
+        docs/proxy.md, Limits)."""
+        first = max(0, len(self.visible) - self.window) if self.window else 0
+        if self.deleted is not None:
+            first = min(first, self.deleted - 1)
         while first > 0 and not self.anchor(self.visible[first:]):
             first -= 1
-        return [SYSTEM, *story[first:]]
+        return first
 
     def anchor(self, messages: list[Shown]) -> bool:
         return any(
@@ -261,26 +293,44 @@ class ProxyHistory(RuleBasedStateMachine):
         self.upstream.script({"reply": reply.text, "chunk": 7})
         messages = [*self.sent(), *(trailing or [POST_HISTORY])]
         answer = self.client.post("/v1/chat/completions", json={"model": "m", "messages": messages})
+        self.deleted = None
         assert answer.status_code == 200, answer.text
         self.the_upstream_saw_the_game_the_visible_history_implies()
         return str(answer.json()["choices"][0]["message"]["content"])
 
 
-def test_the_game_follows_the_visible_history(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@contextmanager
+def proxied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The machine's client and upstream: the proxy in process, on a new store."""
     game = tmp_path / "start.json"
     game.write_text(json.dumps(start_document()), "utf-8")
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, game=game) as (client, upstream):
         ProxyHistory.client = client  # type: ignore[attr-defined]
         ProxyHistory.upstream = upstream  # type: ignore[attr-defined]
-        run = ProxyHistory.TestCase
-        run.settings = settings(
-            phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking takes minutes
-            derandomize=True,  # the same examples every run: CI never meets a new one
-            max_examples=60,
-            stateful_step_count=14,
-            deadline=None,
-            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-        )
-        run().runTest()
+        yield
+
+
+def run_machine(examples: int, steps: int, **more: Any) -> None:
+    """The machine run `examples` times of up to `steps` steps, the same examples every run
+    (derandomized: CI never meets a new one), not shrunk (shrinking takes minutes) unless
+    `more` says so."""
+    run = ProxyHistory.TestCase
+    run.settings = settings(
+        **{
+            "phases": [Phase.explicit, Phase.reuse, Phase.generate],
+            "derandomize": True,
+            "max_examples": examples,
+            "stateful_step_count": steps,
+            "deadline": None,
+            "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+            **more,
+        }
+    )
+    run().runTest()
+
+
+def test_the_game_follows_the_visible_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with proxied(tmp_path, monkeypatch):
+        run_machine(60, 14)

@@ -172,3 +172,20 @@ def test_deleting_an_exchange_takes_away_what_its_reply_did_only(start: Game, fi
     plan = planned(chat, [*said, user("Then?")], start)
     assert plan.new
     assert plan_filled(plan.game) == 7 - (1 if first == 1 else 2)
+
+
+@pytest.mark.parametrize(
+    ("deleted", "edited", "filled"),
+    [((3, 4), 2, 1 + 4), ((2, 3), 4, 2 + 4)],
+    ids=["the-exchange-after-it", "the-exchange-before-it"],
+)
+def test_an_older_reply_edited_beside_a_deletion_keeps_what_it_did(
+    start: Game, deleted: tuple[int, int], edited: int, filled: int
+) -> None:
+    chat = played(start, 1, 2, 4)
+    said = shown(chat)
+    said[edited] = assistant(said[edited].text.replace(", ", ", the player wrote, "))
+    del said[deleted[0] : deleted[1] + 1]
+    plan = planned(chat, [*said, user("Then?")], start)
+    assert plan.new
+    assert plan_filled(plan.game) == filled

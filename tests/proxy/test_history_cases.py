@@ -1,0 +1,68 @@
+"""Histories the state machine of `test_history_model` found where the game the proxy kept was
+not the one the visible chat implies, each replayed step by step as a plain test. Each step
+checks, as the machine does, that the reminder the upstream received shows the game the
+visible history implies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.proxy.test_history_model import ProxyHistory, proxied
+
+
+@pytest.fixture
+def chat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ProxyHistory]:
+    """A chat opened as SillyTavern opens one: a greeting, the player's message, a reply."""
+    with proxied(tmp_path, monkeypatch):
+        machine = ProxyHistory()
+        machine.open_the_chat()
+        yield machine
+
+
+def test_a_stopped_reply_continued_after_its_user_message_was_edited_keeps_its_tick(
+    chat: ProxyHistory,
+) -> None:
+    chat.delete_at(1)  # the player's first message
+    chat.send([("A", -1)])
+    chat.edit_at(2)  # the player's message the new reply answers
+    chat.slide(2)
+    chat.stop_at(15)  # the tick closed before what the client kept
+    chat.continue_last([])
+
+
+def test_an_older_swipe_chosen_and_edited_with_no_request_between_keeps_its_own_effect(
+    chat: ProxyHistory,
+) -> None:
+    chat.regenerate([("A", -1)])
+    chat.swipe_to(0)  # back to the first reply, with no tick: SillyTavern asks nothing
+    chat.edit_at(2)  # the player edits it
+    chat.continue_last([])
+
+
+def test_a_reply_deleted_between_two_user_messages_after_one_was_edited_is_gone(
+    chat: ProxyHistory,
+) -> None:
+    chat.continue_last([("A", -1)])
+    chat.edit_at(1)  # the player's first message
+    chat.send([])
+    chat.slide(2)
+    chat.delete_at(2)  # the continued reply, with its tick
+    chat.continue_last([])
+
+
+def test_the_exchange_after_the_greeting_deleted_in_a_long_chat_takes_its_tick_away(
+    chat: ProxyHistory,
+) -> None:
+    chat.delete_at(1)
+    chat.delete_at(1)  # only the greeting is left
+    chat.send([("A", -1)])
+    for _ in range(6):
+        chat.send([])
+    # The exchange with the tick, deleted: more replies follow than the six latest the proxy
+    # looks up, and the greeting is what tells it that the line had an exchange after it.
+    chat.delete_at(1)
+    chat.delete_at(1)
+    chat.send([])
