@@ -85,6 +85,10 @@ class CombatChecks(Reporter):
                     self.ref(read, (*path, key))
         if combat.dying is not None:
             self.dying(combat)
+        if combat.concentration is not None:
+            held = combat.concentration
+            self.exists(index.text, held.text, (*at, "concentration", "text"), "live text")
+            self.exists(index.saves, held.save, (*at, "concentration", "save"), "save")
         seen: set[str] = set()
         for position, action in enumerate(combat.standard or []):
             if action in seen:

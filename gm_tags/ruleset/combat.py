@@ -164,6 +164,17 @@ class Dying(Strict):
     condition: SheetId | None = None
 
 
+class Concentration(Strict):
+    """How an ability that needs its user's concentration is held: named in a live text of the
+    sheet, lost to a failed `save` when its user is hurt (against the higher of `floor` and
+    `fromDamage` times the damage), to going down, or to a second one."""
+
+    text: SheetId
+    save: SheetId
+    floor: Annotated[int, Field(ge=0, le=1000)] = 10
+    from_damage: Annotated[float, Field(ge=0, le=10)] = 0.5
+
+
 class Combat(Strict):
     kind: Literal["attack-vs-defense", "dice-pool"]
     health: CombatHealth
@@ -181,6 +192,7 @@ class Combat(Strict):
     spend_limits: Annotated[list[SpendLimit], Field(max_length=12)] | None = None
     threat: Threat | None = None
     dying: Dying | None = None
+    concentration: Concentration | None = None
     standard: Annotated[list[StandardAction], Field(max_length=12)] | None = None
     # Read by parts of a fight gm-tags does not run yet: checked for shape only, carried.
     standard_effects: dict[str, Any] | None = None
@@ -191,7 +203,6 @@ class Combat(Strict):
     off_hand: dict[str, Any] | None = None
     checks: list[dict[str, Any]] | None = None
     contests: list[dict[str, Any]] | None = None
-    concentration: dict[str, Any] | None = None
 
     @model_validator(mode="after")
     def _kind_blocks(self) -> Combat:

@@ -64,6 +64,11 @@ BLESS = {
     "applies": [{"condition": "blessed", "duration": {"rounds": 2}}],
     "cost": [{"pool": "slots_1", "amount": 1}],
 }
+SNARE = {
+    "kind": "debuff",
+    "applies": [{"condition": "frightened", "duration": {"rounds": 10}}],
+    "concentration": True,
+}
 QUICKEN = {"kind": "utility", "targets": "self", "gives": [{"budget": "action", "count": 1}]}
 HOLD_FAST = {
     "kind": "debuff",
@@ -118,7 +123,12 @@ def _fragment(document: dict[str, Any]) -> None:
                         "rows": [{"list": "spells", "values": {"name": name}}],
                         "mechanics": mechanics,
                     }
-                    for name, mechanics in (("Ward", WARD), ("Bless", BLESS), ("Quicken", QUICKEN))
+                    for name, mechanics in (
+                        ("Ward", WARD),
+                        ("Bless", BLESS),
+                        ("Quicken", QUICKEN),
+                        ("Snare", SNARE),
+                    )
                 ),
             ],
         },
@@ -176,6 +186,12 @@ def _fragment(document: dict[str, Any]) -> None:
                 "failsSaves": ["str_save", "dex_save"],
             },
         ],
+        "concentration": {
+            "text": "concentration",
+            "save": "con_save",
+            "floor": 10,
+            "fromDamage": 0.5,
+        },
         "dying": {
             "kind": "saves",
             "successes": "death_successes",
@@ -417,4 +433,30 @@ def test_buffs_and_utilities_give_what_they_say_for_their_rounds(
     step('[fight: op="next"] [fight: op="next"] [fight: op="next"]', 2, 8)
     tam_now = next(c for c in table.game.characters if c.name == "Tam")
     assert table.game.live_of(tam_now).conditions == ()
+    assert table.receipts == snapshot
+
+
+def test_concentration_held_lost_to_a_blow_and_replaced(snapshot: SnapshotAssertion) -> None:
+    ilse = {
+        **ILSE,
+        "lists": {**ILSE["lists"], "spells": [{"name": "Snare", "_catalog": "spells/snare"}]},
+    }
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ilse}))
+    ilse_now = table.game.characters[0]
+    # Initiative: Ilse 17, the bandit 4. Snare frightens it for ten rounds while she holds it.
+    table.step('[fight: op="begin" against="bandit"] [fight: op="attack" with="Snare"]', 15, 3)
+    assert table.game.live_of(ilse_now).text == {"concentration": "Snare"}
+    # The bandit (frightened: -2) still hits (15 + 1) for 6: her Constitution save against 10
+    # (4 + 2) fails, the snare lets go and the bandit is no longer frightened.
+    table.step('[fight: op="next"]', 15, 5, 4)
+    assert "concentration: Constitution save (4) +2 = 6 vs 10: failed" in table.receipts[-1]
+    assert table.game.fight is not None and table.game.fight.get("bandit").conditions == ()
+    assert table.game.live_of(ilse_now).text == {}
+    # Round 2 she snares it again, and round 3 once more: the second ends the first.
+    table.step('[fight: op="attack" with="Snare"] [fight: op="next"]', 3)
+    table.step('[fight: op="attack" with="Snare"]')
+    assert "concentration on Snare ends (replaced)" in table.receipts[-1]
+    assert table.game.fight is not None and table.game.fight.get("bandit").conditions == (
+        "frightened",
+    )
     assert table.receipts == snapshot

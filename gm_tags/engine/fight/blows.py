@@ -16,6 +16,7 @@ from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
 from ...state import StateReads
 from .abilities import put_on
+from .concentration import shaken
 from .dying import fall, hurt_while_down
 from .encounter import Combatant
 from .health import damage_kind, hurt, standing
@@ -33,6 +34,8 @@ class Blow:
     line: str
     down: bool
     short: str = ""
+    # Why the target's concentration ends with this blow ("damage", "down"), "" if it does not.
+    broke: str = ""
 
 
 def strike(
@@ -133,7 +136,11 @@ def _landed(
     left = hurt_by.now + (f" ({changed.fate or 'down'})" if hurt_by.down else "")
     left += f", {counted}" if counted else ""
     parts.append(left)
-    return Blow(changed, "; ".join(parts), hurt_by.down, f"{said}, dealt {dealt}; {left}")
+    broke, kept = shaken(game, changed, dealt, hurt_by.down, dice)
+    if kept:
+        parts.append(kept)
+    short = f"{said}, dealt {dealt}; {left}" + (f"; {kept}" if kept else "")
+    return Blow(changed, "; ".join(parts), hurt_by.down, short, broke)
 
 
 def defense_of(game: StateReads, target: Combatant) -> int:

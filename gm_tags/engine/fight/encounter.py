@@ -41,6 +41,8 @@ class Combatant:
     # The standard actions in force on it (`dodge` until its own next turn, `helped` until its
     # next attack or the end of its next turn).
     stances: tuple[str, ...] = ()
+    # What a party member's concentration holds: (combatant id, condition) pairs.
+    holds: tuple[tuple[str, str], ...] = ()
     # Opponents only: the conditions on them (a party member's are on their sheet), health, its
     # most, and the stat block (creature keys, as the ruleset writes them).
     conditions: tuple[str, ...] = ()
@@ -69,6 +71,8 @@ class Combatant:
             data["conditions"] = list(self.conditions)
         if self.stances:
             data["stances"] = list(self.stances)
+        if self.holds:
+            data["holds"] = [list(pair) for pair in self.holds]
         if self.side == "enemy":
             data["health"], data["max"] = self.health, self.most
             data["block"] = dict(self.block or {})
@@ -98,6 +102,7 @@ class Combatant:
             timed=MappingProxyType(timed),
             conditions=tuple(str(c) for c in data.get("conditions") or ()),
             stances=tuple(str(s) for s in data.get("stances") or ()),
+            holds=tuple(_pair(h) for h in data.get("holds") or ()),
             health=_int(data.get("health", 0)),
             most=_int(data.get("max", 0)),
             block=MappingProxyType(dict(block)) if isinstance(block, Mapping) else None,
@@ -160,6 +165,12 @@ class Encounter:
             raise ValueError(f"outcome is victory or defeat, not {outcome!r}")
         log = tuple(str(line) for line in data.get("log") or ())[-LOG_LIMIT:]
         return cls(combatants, order, turn, max(1, _int(data.get("round", 1))), outcome, log)
+
+
+def _pair(value: Any) -> tuple[str, str]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"a hold is [combatant, condition], not {value!r}")
+    return str(value[0]), str(value[1])
 
 
 def _int(value: Any) -> int:

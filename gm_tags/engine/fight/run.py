@@ -18,6 +18,7 @@ from ...state import StateReads
 from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
 from .buffs import bolster
+from .concentration import let_go, needs, start
 from .dying import fall, revive
 from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
@@ -147,7 +148,11 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         paid = f" ({used.paid})" if used.paid else ""
         spent = _spent_pools(spent, used.pools)
         fight = fight.with_combatant(spent)
-        target = fight.get(target.id)
+    released = ""
+    if needs(chosen):
+        fight, released = let_go(game, fight, actor.id)
+        spent = fight.get(actor.id)
+    target = fight.get(target.id)
     if aids:
         fight, line = bolster(game, fight, spent, target, chosen, dice.roll)
         line = line.replace(f" {chosen.label}", f" {chosen.label}{paid}", 1)
@@ -165,6 +170,9 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight, blows = strikes(game, fight, spent, [target], chosen, dice)
         line = "; ".join(blow.line for blow in blows)
         line = line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
+    if needs(chosen):
+        fight, held = start(game, fight, fight.get(actor.id), chosen, fight.get(target.id))
+        line += released + held
     fight = settled(game, fight)
     game.with_fight(fight.logged(line))
     return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""))

@@ -14,6 +14,7 @@ from ...ruleset.combat import Combat
 from ...state import StateReads
 from .abilities import spend_key
 from .blows import Blow, strike
+from .concentration import end
 from .dying import death_save
 from .encounter import Combatant, Encounter
 from .health import standing
@@ -196,6 +197,9 @@ def strikes(
                 game, fight.get(attacker.id), fight.get(target.id), part, dice, fight.round
             )
             fight = fight.with_combatant(blow.target)
+            if blow.broke:
+                fight, ended = end(game, fight, blow.target.id, blow.broke)
+                blow = replace(blow, line=f"{blow.line}; {ended}", short=f"{blow.short}; {ended}")
             # Help is spent by the attack it was given for.
             fight = fight.with_combatant(without_stance(fight.get(attacker.id), "helped"))
             blows.append(blow)

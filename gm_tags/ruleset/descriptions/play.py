@@ -62,7 +62,8 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "offHand": "Off-hand attack rules: carried as data.",
         "checks": "Checks in a fight: carried as data.",
         "contests": "Contests in a fight: carried as data.",
-        "concentration": "Concentration rules: carried as data.",
+        "concentration": "How an ability that needs concentration is held and lost: the live "
+        "text naming it, the save a hurt user throws.",
         "dying": "What a party member at no health does on their turn: death saves counted on "
         "two tracks.",
     },
@@ -161,6 +162,12 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "mode": "Checks or saves rolled twice: `advantage` or `disadvantage`.",
         "skills": "Only checks of these skills.",
         "saves": "Only these saves.",
+    },
+    "Concentration": {
+        "text": "The live text (`sheet.live.text[]`) that names what its user holds.",
+        "save": "The save a hurt user throws to keep holding it.",
+        "floor": "The least the save is thrown against (default 10).",
+        "fromDamage": "The part of the damage the save is thrown against, when higher (0.5).",
     },
     "Dying": {
         "kind": "How dying is decided: `saves`.",
