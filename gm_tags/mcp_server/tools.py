@@ -176,14 +176,30 @@ class GameTools:
         self,
         ctx: Context,
         chat: ChatArg,
-        skill: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+        skill: Annotated[
+            str,
+            Field(min_length=1, max_length=MAX_NAME, description="a skill, save or ability"),
+        ],
         who: WhoArg = None,
-        dc: Annotated[int | None, Field(ge=1, le=40)] = None,
+        dc: Annotated[
+            int | None,
+            Field(ge=1, le=40, description="the number to reach (successes, on a dice pool)"),
+        ] = None,
         difficulty: Annotated[
             str | None, Field(max_length=MAX_NAME, description="a step of the ruleset's ladder")
         ] = None,
-        mode: Literal["normal", "advantage", "disadvantage"] | None = None,
-        bonus: Annotated[int | None, Field(ge=-100, le=100)] = None,
+        mode: Annotated[
+            Literal["normal", "advantage", "disadvantage"] | None,
+            Field(description="on a dice sum with advantage: roll twice, keep the better or worse"),
+        ] = None,
+        bonus: Annotated[
+            int | None,
+            Field(
+                ge=-100,
+                le=100,
+                description="extra dice on a dice-pool ruleset, held to its range",
+            ),
+        ] = None,
         seed: SeedArg = None,
         message: MessageArg = None,
         swipe: SwipeArg = None,

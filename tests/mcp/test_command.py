@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gm_tags.cli import main
-from tests.mcp.sdk import RULESET
+from tests.mcp.sdk import RULESET, need_mcp
 
 REFUSALS = [
     (["--keys", "keys.txt"], 2, "--keys, --no-auth and --allowed-host are for --http"),
@@ -52,6 +52,7 @@ def test_a_taken_port_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_a_refused_ruleset_exits_1_and_opens_no_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    need_mcp()  # without it, the missing SDK is said first (exit 2), as the last test shows
     broken = tmp_path / "broken.json"
     broken.write_text('{"id": "broken"}', encoding="utf-8")
     db = tmp_path / "new.sqlite"
