@@ -6,8 +6,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from ..game import SheetEdit
+from ..game import Game, SheetEdit
 from ..history import Chat, chat_id_problem
+from ..pipeline import Turn
 
 # Bounds on what a request may carry, so no request can make the service hold unbounded text
 # (docs/service.md lists them; the body's bound is settings.MAX_BODY_BYTES, the proxy's too).
@@ -146,6 +147,17 @@ class TurnOut(BaseModel):
     swipe: int
     swipes: int
 
+    @classmethod
+    def of(cls, chat: Chat, turn: Turn[Game]) -> TurnOut:
+        """A reply's turn, and where it stands in the chat after it (message and swipe)."""
+        last = chat.messages[-1]
+        return cls(
+            **turn.to_dict(),
+            message=len(chat.messages) - 1,
+            swipe=last.selected,
+            swipes=len(last.swipes),
+        )
+
 
 class MessageOut(BaseModel):
     """One message as its chosen swipe stands: what the model wrote (`text`), the reply with
@@ -164,6 +176,23 @@ class ChatOut(BaseModel):
     chat_id: str = Field(serialization_alias="chatId")
     game: dict[str, Any]
     messages: list[MessageOut]
+
+    @classmethod
+    def of(cls, chat_id: str, chat: Chat) -> ChatOut:
+        """A chat as it stands: each message by its chosen swipe, and the current game."""
+        messages = [
+            MessageOut(
+                role=message.role,
+                selected=message.selected,
+                swipes=len(message.swipes),
+                text=message.swipe.text,
+                reply=message.swipe.reply,
+                narration=message.swipe.narration,
+                receipts=[ReceiptOut(**receipt) for receipt in message.swipe.receipts],
+            )
+            for message in chat.messages
+        ]
+        return cls(chat_id=chat_id, game=chat.game.to_document(), messages=messages)
 
 
 class ChatsOut(BaseModel):
