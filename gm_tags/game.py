@@ -89,10 +89,10 @@ class CheckNamesNothingError(GmTagsError):
 
 
 class UnknownDifficultyError(GmTagsError):
-    """A check without a dc whose difficulty names no step of the ruleset's ladder. `code` is
-    `unknown_difficulty`, which an HTTP layer answers with a 400."""
+    """A check without a dc whose difficulty names no step of the ruleset's ladder. `code` is the
+    Engine's `skill_check_difficulty_unknown`, which an HTTP layer answers with a 400."""
 
-    code = "unknown_difficulty"
+    code = "skill_check_difficulty_unknown"
 
 
 class SheetEdit(NamedTuple):

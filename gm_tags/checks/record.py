@@ -116,7 +116,7 @@ class CheckRecord:
             ("reroll", self.reroll),
             ("sheet", self.sheet),
             ("effects", _signed(self.effects) if self.effects else None),
-            ("from", "|".join(self.from_) if self.from_ else None),
+            ("from", "; ".join(map(_from_name, self.from_)) if self.from_ else None),
             ("automatic", "true" if self.automatic else None),
         ]
         parts += [(key, str(value)) for key, value in optional if value is not None]
@@ -124,29 +124,42 @@ class CheckRecord:
 
     @property
     def summary(self) -> str:
-        """The line the Game Master reads next turn."""
+        """The line the Game Master reads next turn: the Engine's line, word for word
+        (`Sneak check (DC 8): [3, 5] +1 = 9. Success.`), then what gm-tags says beside it."""
+        return self.engine_line + self.beside
+
+    @property
+    def engine_line(self) -> str:
+        """The Engine's `formatSkillCheckResultSummary`: the dice added up only where they do add
+        up to the total (not under advantage, not on a pool), the mode when not normal."""
+        modifier = "" if self.modifier == 0 else f" {_signed(self.modifier)}"
+        mode = f" ({self.mode})" if self.mode != "normal" else ""
         faces = "[" + ", ".join(map(str, self.rolls)) + "]"
-        head = f"{_plain(self.skill)} check (DC {self.dc})"
-        if self.who:
-            head = f"{_plain(self.who)}: {head}"
-        if self.automatic:
-            body = "failed without a roll"
+        if self.resolution == "sum" and sum(self.rolls) + self.modifier == self.total:
+            arithmetic = f"{faces}{modifier}{mode} = {self.total}"
         elif self.resolution == "sum":
-            sign = "+" if self.modifier >= 0 else "-"
-            body = f"{faces} {sign}{abs(self.modifier)} = {self.total}"
+            arithmetic = f"{faces}{modifier}{mode} → {self.total}"
         else:
             word = "success" if self.total == 1 else "successes"
-            body = f"{faces} → {self.total} {word}"
+            arithmetic = f"{faces}{mode} → {self.total} {word}"
         outcome = self.result.replace("_", " ").capitalize()
         side = " Something went wrong on the side." if self.complication else ""
+        return f"{_plain(self.skill)} check (DC {self.dc}): {arithmetic}. {outcome}.{side}"
+
+    @property
+    def beside(self) -> str:
+        """What gm-tags adds after the Engine's line: whose check, an automatic failure, the
+        entry used, what changed it, a `who=` that named nobody."""
+        said = f" Rolled for {_plain(self.who)}." if self.who and self.sheet != "none" else ""
+        if self.automatic:
+            said += " It failed without a roll."
         if self.use:
-            side += f" {_plain(self.use)} was used on it."
+            said += f" {_plain(self.use)} was used on it."
         if self.from_:
-            side += " Changed by " + ", ".join(_plain(name) for name in self.from_) + "."
-        unread = ""
+            said += " Changed by " + ", ".join(_plain(name) for name in self.from_) + "."
         if self.sheet == "none":
-            unread = f" No character is named {_plain(self.who or '')}: no sheet was read."
-        return f"{head}: {body}. {outcome}.{side}{unread}"
+            said += f" No character is named {_plain(self.who or '')}: no sheet was read."
+        return said
 
 
 def read_record(attributes: Mapping[str, str]) -> CheckRecord | None:
@@ -192,7 +205,8 @@ def read_record(attributes: Mapping[str, str]) -> CheckRecord | None:
         adjust=number("adjust"),
         reroll=attributes.get("reroll"),
         effects=number("effects"),
-        from_=tuple(name for name in attributes.get("from", "").split("|") if name),
+        # "; " parts the names, as the Engine writes them ("|" in records written before).
+        from_=tuple(n.strip() for n in re.split(r"[;|]", attributes.get("from", "")) if n.strip()),
         automatic=attributes.get("automatic") == "true",
         complication=attributes.get("complication") == "true",
         use=attributes.get("use"),
@@ -214,6 +228,12 @@ def _plain(name: str) -> str:
         .replace(">", " ")
         .split()
     )
+
+
+def _from_name(name: str) -> str:
+    """A name in `from=`, as the Engine writes it: no brackets, which would end the tag, and no
+    semicolons, which part the names."""
+    return " ".join(re.sub(r"[\[\];]", " ", name).split())
 
 
 def _signed(value: int | None) -> str | None:

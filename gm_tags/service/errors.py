@@ -103,7 +103,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
 def refusal(_: Request, error: GmTagsError) -> JSONResponse:
     """An error of gm-tags, as `ANSWERS` says; one not listed is a 400 under its own code
-    (skill_check_untrained, unknown_difficulty), else `refused`."""
+    (skill_check_untrained, skill_check_difficulty_unknown), else `refused`."""
     if isinstance(error, Refused):
         return error_response(error.status, error.code, error.detail, error.problems, error.more)
     answer = next(

@@ -263,7 +263,7 @@ def test_numbers_from_sources_add_up_on_a_sum() -> None:
         plain.modifier - 1,
         ("Prone", "Frightened"),
     )
-    assert 'effects="-1" from="Prone|Frightened"' in record.tag
+    assert 'effects="-1" from="Prone; Frightened"' in record.tag
 
 
 def test_a_record_reads_back_as_it_was_written() -> None:

@@ -4,11 +4,13 @@ Engine's regression cases (`game-ruleset-check-rules`, `game-ruleset-scaled-rows
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 
 import pytest
 
 from gm_tags import Game, load_ruleset
-from gm_tags.checks.record import CheckRequest
+from gm_tags.checks.record import CheckRecord, CheckRequest, read_record
 from tests.checks.conftest import gravewatch_with, rolled
 from tests.conftest import FIXTURES
 
@@ -56,3 +58,90 @@ def test_a_record_never_claims_a_with_that_changed_nothing() -> None:
     assert own.with_ is None, "Wrestle already rolls with Sinew"
     other = rolled(pair, CheckRequest("Wrestle", dc=1, with_="Nerve"), [9] * 3)
     assert other.with_ == "Nerve"
+
+
+def _record(**fields: object) -> CheckRecord:
+    base: dict[str, object] = {
+        "skill": "Sneak",
+        "dc": 8,
+        "rolls": (3, 5),
+        "used": 8,
+        "modifier": 1,
+        "total": 9,
+        "result": "success",
+        "mode": "normal",
+        "resolution": "sum",
+        "dice": "2d6",
+    }
+    return CheckRecord(**{**base, **fields})  # type: ignore[arg-type]
+
+
+@pytest.mark.spec("engine:game-ruleset-check-rules")
+@pytest.mark.parametrize(
+    ("fields", "line"),
+    [
+        ({}, "Sneak check (DC 8): [3, 5] +1 = 9. Success."),
+        ({"modifier": 0, "total": 8}, "Sneak check (DC 8): [3, 5] = 8. Success."),
+        (
+            {"modifier": -1, "total": 7, "result": "failure"},
+            "Sneak check (DC 8): [3, 5] -1 = 7. Failure.",
+        ),
+        (
+            {"rolls": (3, 5, 6, 6), "mode": "advantage", "used": 12, "total": 13},
+            "Sneak check (DC 8): [3, 5, 6, 6] +1 (advantage) → 13. Success.",
+        ),
+        (
+            {"resolution": "successes", "rolls": (7, 9, 2), "modifier": 0, "total": 1},
+            "Sneak check (DC 8): [7, 9, 2] → 1 success. Success.",
+        ),
+        (
+            {
+                "resolution": "successes",
+                "rolls": (9, 1, 1),
+                "modifier": 0,
+                "total": 1,
+                "complication": True,
+            },
+            "Sneak check (DC 8): [9, 1, 1] → 1 success. Success. Something went wrong on the side.",
+        ),
+        (
+            {
+                "rolls": (),
+                "modifier": 0,
+                "total": 0,
+                "used": 0,
+                "result": "failure",
+                "automatic": True,
+            },
+            "Sneak check (DC 8): [] = 0. Failure. It failed without a roll.",
+        ),
+        (
+            {"who": "Tobin Vell", "from_": ("Rattled",)},
+            "Sneak check (DC 8): [3, 5] +1 = 9. Success."
+            " Rolled for Tobin Vell. Changed by Rattled.",
+        ),
+    ],
+    ids=[
+        "plain",
+        "no-modifier",
+        "minus",
+        "advantage",
+        "pool",
+        "complication",
+        "automatic",
+        "extras",
+    ],
+)
+def test_the_summary_line_is_the_engines_then_what_gm_tags_adds(
+    fields: dict[str, object], line: str
+) -> None:
+    """The Engine's `formatSkillCheckResultSummary`, word for word, then gm-tags' own sentences."""
+    assert _record(**fields).summary == line
+
+
+def test_from_joins_names_as_the_engine_does_and_reads_back() -> None:
+    record = _record(effects=-2, from_=("Poisoned", "Coat [old]; torn"))
+    assert 'effects="-2" from="Poisoned; Coat old torn"' in record.tag
+    attributes = dict(re.findall(r'(\w+)="([^"]*)"', record.tag))
+    assert read_record(attributes) == replace(record, from_=("Poisoned", "Coat old torn"))
+    assert read_record({**attributes, "from": "Rattled|Poisoned"}).from_ == ("Rattled", "Poisoned")  # type: ignore[union-attr]

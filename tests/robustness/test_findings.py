@@ -118,7 +118,7 @@ def test_an_unknown_difficulty_beside_a_dc_rolls_against_the_dc(fifth: Game) -> 
 def test_game_check_refuses_an_unknown_difficulty(fifth: Game) -> None:
     with pytest.raises(GmTagsError) as refused:
         fifth.check("Sable", "Stealth", difficulty="Trivial-ish")
-    assert getattr(refused.value, "code", None) == "unknown_difficulty"
+    assert getattr(refused.value, "code", None) == "skill_check_difficulty_unknown"
 
 
 @pytest.mark.parametrize(

@@ -164,6 +164,11 @@ def test_a_skill_check_is_rolled_for_the_character_and_untrained_refuse_is_a_400
             "/game/skill-check", json={"chatId": "j", "skill": "内功心法", "dc": 8, "who": "林逸"}
         )
         assert (refused.status_code, refused.json()["code"]) == (400, "skill_check_untrained")
+        # A step no ladder has: the Engine's code (its block game-ruleset-check-rules).
+        nope = client.post(
+            "/game/skill-check", json={"chatId": "j", "skill": "轻功", "difficulty": "Nope"}
+        )
+        assert (nope.status_code, nope.json()["code"]) == (400, "skill_check_difficulty_unknown")
         assert client.get("/games/j").json()["game"] == before  # a check changes nothing
 
 
