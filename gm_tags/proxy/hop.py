@@ -97,12 +97,15 @@ class Hop:
         credentials: Sequence[str],
         passed: Sequence[str] = (),
         key_as: tuple[str, str] = ("authorization", "Bearer {}"),
+        replaced: Sequence[str] = ("authorization",),
     ) -> dict[str, str]:
-        """The client's headers the upstream gets: the ones always `passed`, its `credentials`
-        unless the proxy has keys (then they are gm-tags' own and go no further) or a key for
-        the upstream of its own, which goes instead as `key_as` says (a header and its form)."""
-        own = self.keys is None and upstream.key is None
-        names = [*passed, *(credentials if own else ())]
+        """The client's headers the upstream gets: the ones always `passed`, and its
+        `credentials` unless the proxy has keys (then they are gm-tags' own and go no further).
+        When the proxy has a key for the upstream of its own, it goes as `key_as` says (a header
+        and its form), in place of the client's `replaced` ones."""
+        names = [*passed, *(credentials if self.keys is None else ())]
+        if upstream.key is not None:
+            names = [name for name in names if name not in replaced]
         headers = {name: request.headers[name] for name in names if name in request.headers}
         if upstream.key is not None:
             name, form = key_as

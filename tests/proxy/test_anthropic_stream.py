@@ -25,8 +25,10 @@ class Scripted(httpx2.AsyncBaseTransport):
 
     def __init__(self) -> None:
         self.queue: list[Any] = []
+        self.headers: list[dict[str, str]] = []
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.headers.append(dict(request.headers))
         answer = self.queue.pop(0) if self.queue else message([text_block(".")])
         if isinstance(answer, dict):
             return httpx2.Response(200, json=answer)
@@ -209,3 +211,21 @@ def test_a_whole_message_gives_its_narration_in_its_first_text_block(
     narration = starting_game().apply_reply(tick(1, "A") + " and B.").narration
     assert answer["content"] == [text_block(narration), TOOL]
     assert answer["gm_tags"]["narration"] == narration
+
+
+def test_the_proxys_own_key_goes_as_x_api_key_in_place_of_the_clients(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GM_TEST_ANTHROPIC_KEY", "sk-ant-proxy")
+    upstream = Scripted()
+    options = {
+        "anthropic_upstream": "http://up.invalid",
+        "anthropic_key_env": "GM_TEST_ANTHROPIC_KEY",
+    }
+    with proxy_app_for(tmp_path / "k.db", monkeypatch, upstream, **options) as (client, _):
+        body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "Hi."}]}
+        sent = {"x-api-key": "client", "authorization": "Bearer client", "anthropic-beta": "b1"}
+        assert client.post("/v1/messages", json=body, headers=sent).status_code == 200
+    got = upstream.headers[-1]
+    assert (got["x-api-key"], got.get("authorization")) == ("sk-ant-proxy", None)
+    assert (got["anthropic-beta"], got["anthropic-version"]) == ("b1", "2023-06-01")

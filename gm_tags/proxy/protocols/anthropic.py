@@ -143,7 +143,12 @@ def _only_tool_results(message: Mapping[str, Any]) -> bool:
 
 def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
     headers = hop.headers(
-        request, upstream, credentials=CREDENTIALS, passed=PASSED, key_as=("x-api-key", "{}")
+        request,
+        upstream,
+        credentials=CREDENTIALS,
+        passed=PASSED,
+        key_as=("x-api-key", "{}"),
+        replaced=CREDENTIALS,
     )
     headers.setdefault("anthropic-version", VERSION)
     return headers
