@@ -10,7 +10,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from gm_tags import Game, Ruleset
 from gm_tags.reasons import Reason
-from tests.fights.conftest import TRAVELLER, played, variant
+from tests.fights.conftest import TRAVELLER, Table, played, variant
 
 
 @pytest.fixture
@@ -246,3 +246,22 @@ def test_a_sweep_takes_two_targets_and_a_sequence_strikes_twice(ember: Ruleset) 
     assert "Rust Jackal Worry at Juno: (1 1) +2 = 4 vs defense 7: miss" in both
     fight = turn.game.fight
     assert fight is not None and fight.actor.spent == {"act": 1}
+
+
+def test_an_action_that_must_recharge(game: Game, snapshot: SnapshotAssertion) -> None:
+    """The Cinder Moth's Ash bloom: used the moment it is ready, then thrown for as the moth's
+    turn begins (1d6, back on 5 or more); until then the moth beats its wing dust."""
+    table = Table(game)
+    # Initiative: Juno 1 + 1 + 1, the moth 6 + 6 + 2. The bloom lands unrolled: 4 burn, and
+    # Juno is shaken for a round.
+    table.step('[fight: op="begin" against="Cinder Moth"]', 1, 1, 6, 6, 4)
+    assert "Cinder Moth Ash bloom at Juno: lands unrolled: hit, dealt 4" in table.receipts[-1]
+    # Round 2: the bloom's recharge throw (3) is short, so the dust (3 + 3 + 1 = 7 against
+    # Guard 7, 2 burn).
+    table.step('[fight: op="next"]', 3, 3, 3, 2)
+    assert "Ash bloom recharge (3): not yet" in table.receipts[-1]
+    assert "Wing dust at Juno: (3 3) +1 = 7 vs defense 7: hit" in table.receipts[-1]
+    # Round 3: a 6 brings it back, and it is used at once.
+    table.step('[fight: op="next"]', 6, 1)
+    assert "Ash bloom recharge (6): back; Cinder Moth Ash bloom at Juno" in table.receipts[-1]
+    assert table.receipts == snapshot

@@ -19,7 +19,18 @@ from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from .abilities import ability_options
 from .encounter import Combatant
-from .rolls import Option, SaveAsk, Strike, adjust, held_modifiers, modifiers, penalty, rounds_of
+from .rolls import (
+    Option,
+    SaveAsk,
+    Strike,
+    adjust,
+    held_modifiers,
+    modifiers,
+    penalty,
+    recharge_key,
+    recharge_of,
+    rounds_of,
+)
 
 
 def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
@@ -51,8 +62,10 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
             count = _number(action.get("targetCount")) or 1
             if strike is not None:
                 strike = replace(strike, to_hit=strike.to_hit + suffered)
-                option = Option(str(action["id"]), name, "attack", budget, left(budget), strike)
-                single[option.id] = replace(option, targets=max(1, count))
+                recharge = recharge_of(action)
+                ready = left(budget) and not spent.get(recharge_key(str(action["id"])))
+                option = Option(str(action["id"]), name, "attack", budget, ready, strike)
+                single[option.id] = replace(option, targets=max(1, count), recharge=recharge)
         for action in actions:
             budget = action.get("budget") or first
             name = str(action.get("name") or action.get("id"))

@@ -55,6 +55,29 @@ class Option:
     # other actions), and how many targets each strike may take (`targetCount`).
     parts: tuple[Option, ...] = ()
     targets: int = 1
+    # An opponent's action that must recharge once used: the dice thrown as its holder's turn
+    # begins, and the least total that brings it back (`recharge: {dice, from}`).
+    recharge: tuple[int, int, int] | None = None
+
+
+def recharge_key(action: str) -> str:
+    """How an opponent's spent recharge action is kept beside its budgets."""
+    return f"recharge:{action}"
+
+
+def recharge_of(action: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """`recharge: {"dice": {"count", "sides"}, "from": N}` as (count, sides, from)."""
+    recharge = action.get("recharge")
+    if not isinstance(recharge, Mapping) or not isinstance(recharge.get("dice"), Mapping):
+        return None
+    count, sides = _whole(recharge["dice"].get("count")), _whole(recharge["dice"].get("sides"))
+    if not 1 <= count <= 10 or not 2 <= sides <= 100:
+        return None
+    return count, sides, _whole(recharge.get("from"))
+
+
+def _whole(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def penalty(ruleset: Ruleset, view: SheetView) -> int:

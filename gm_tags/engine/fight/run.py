@@ -33,6 +33,7 @@ from .turns import (
     picker,
     settled,
     spent_on,
+    spent_recharge,
     strikes,
     whose_turn,
 )
@@ -136,7 +137,7 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
     target = _target(game, fight, actor, command, heal=heals or aids, aid=_aid(chosen))
     if isinstance(target, Outcome):
         return target
-    spent = spent_on(actor, chosen.budget)
+    spent = spent_recharge(spent_on(actor, chosen.budget), chosen)
     fight = fight.with_combatant(spent)
     target = fight.get(target.id)  # the actor itself, when it heals itself
     paid = ""

@@ -6,6 +6,7 @@ every strike of an option. `run.py` calls these; the prompt reads whose turn it 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -19,7 +20,7 @@ from .dying import death_save
 from .encounter import Combatant, Encounter
 from .health import standing
 from .options import options_for
-from .rolls import Option
+from .rolls import Option, recharge_key, recharge_of
 from .roster import roll_initiative
 from .standard import without_stance
 
@@ -82,7 +83,41 @@ def advance(
                 lines.append(line)
             if standing(game, thrown):
                 return fight
-    return _start_turn(game, combat, replace(fight, turn=at))
+    fight = _start_turn(game, combat, replace(fight, turn=at))
+    return _recharged(fight, dice, lines)
+
+
+def spent_recharge(combatant: Combatant, option: Option) -> Combatant:
+    """`combatant` after using `option`: an action that must recharge is spent until it does."""
+    if option.recharge is None:
+        return combatant
+    spent = {**combatant.spent, recharge_key(option.id): 1}
+    return replace(combatant, spent=MappingProxyType(spent))
+
+
+def _recharged(fight: Encounter, dice: Dice, lines: list[str] | None) -> Encounter:
+    """As an opponent's turn begins, each spent action of its that recharges is thrown for: back
+    on its `from` or higher."""
+    actor = fight.actor
+    spent = dict(actor.spent)
+    for action in (actor.block or {}).get("actions") or ():
+        if not isinstance(action, Mapping) or recharge_key(str(action.get("id"))) not in spent:
+            continue
+        recharge = recharge_of(action)
+        if recharge is None:
+            continue
+        faces = dice.roll(recharge[0], recharge[1])
+        back = sum(faces) >= recharge[2]
+        if back:
+            del spent[recharge_key(str(action.get("id")))]
+        thrown = " ".join(map(str, faces))
+        line = f"{actor.name} {action.get('name')} recharge ({thrown}): " + (
+            "back" if back else "not yet"
+        )
+        fight = fight.logged(line)
+        if lines is not None:
+            lines.append(line)
+    return fight.with_combatant(replace(actor, spent=MappingProxyType(spent)))
 
 
 def _new_round(
@@ -156,17 +191,17 @@ def engine_turns(
 
 
 def picker(game: StateReads, fight: Encounter, dice: Dice, lines: list[str]) -> Encounter:
-    """The engine's choice for an opponent: its first attack with a budget left, at a standing
-    party member the game's dice pick."""
+    """The engine's choice for an opponent: an action that must recharge as soon as it is back,
+    else its first attack with a budget left, at a standing party member the game's dice pick."""
     actor = fight.actor
-    choice = next(
-        (o for o in options_for(game, actor, actor.spent) if o.kind == "attack" and o.left), None
-    )
+    ready = [o for o in options_for(game, actor, actor.spent) if o.kind == "attack" and o.left]
+    # An action that must recharge is used the moment it is back (a breath, a bloom).
+    choice = next((o for o in ready if o.recharge), None) or next(iter(ready), None)
     targets = [c for c in fight.combatants if c.side != actor.side and standing(game, c)]
     if choice is None or not targets:
         lines.append(f"{actor.name} does nothing")
         return fight
-    fight = fight.with_combatant(spent_on(actor, choice.budget))
+    fight = fight.with_combatant(spent_recharge(spent_on(actor, choice.budget), choice))
     fight, blows = strikes(game, fight, fight.actor, targets, choice, dice, picks=True)
     fight = fight.logged(*(blow.line for blow in blows))
     lines.extend(blow.short for blow in blows)
