@@ -185,3 +185,40 @@ def test_the_architecture_page_draws_the_layers_in_this_order() -> None:
     drawing = page.split("```")[1].splitlines()
     drawn = [line.split()[0] for line in drawing if line.strip()]
     assert drawn == NAMES[::-1]
+
+
+def _within(module: str, *prefixes: str) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+FRONT_DOORS = (
+    "gm_tags.service",
+    "gm_tags.web",
+    "gm_tags.proxy",
+    "gm_tags.mcp_server",
+    "gm_tags.cli",
+)
+
+
+def test_the_chats_and_the_store_every_front_door_shares_import_none_of_them() -> None:
+    """The chats and the store serve every front door alike: none of their modules reaches into
+    one (the proxy once took its chats from the service's)."""
+    wrong = {
+        (module, target)
+        for module, targets in GRAPH.items()
+        if _within(module, "gm_tags.chats", "gm_tags.store", "gm_tags.history")
+        for target in targets
+        if _within(target, *FRONT_DOORS)
+    }
+    assert wrong == set()
+
+
+def test_the_proxy_imports_no_other_front_door() -> None:
+    wrong = {
+        (module, target)
+        for module, targets in GRAPH.items()
+        if _within(module, "gm_tags.proxy")
+        for target in targets
+        if _within(target, *FRONT_DOORS) and not _within(target, "gm_tags.proxy")
+    }
+    assert wrong == set()
