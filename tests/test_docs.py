@@ -19,11 +19,12 @@ def test_every_error_code_the_service_sends_is_documented() -> None:
     sources = [
         *(ROOT / "gm_tags" / "service").glob("*.py"),
         ROOT / "gm_tags" / "game.py",
-        ROOT / "gm_tags" / "store.py",
+        *(ROOT / "gm_tags" / "store").glob("*.py"),
     ]
     text = "\n".join(path.read_text("utf-8") for path in sources)
     sent = set(re.findall(r'_error\(\s*\d+,\s*"([a-z_0-9]+)"', text))
     sent |= set(re.findall(r'Refused\(\s*\d+,\s*"([a-z_]+)"', text))
+    sent |= set(re.findall(r'Answer\(\s*\d+,\s*"([a-z_0-9]+)"', text))
     sent |= set(re.findall(r'^\s+code = "([a-z_]+)"', text, flags=re.MULTILINE))
     # Made from a name: the size limits, a refused check's reason, the HTTP status.
     sent |= {"game_too_large", "ruleset_too_large", "unknown_character", "unknown_skill"}
