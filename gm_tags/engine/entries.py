@@ -9,6 +9,11 @@ nothing: each term from its pool, or from a pool group's first pool (declaration
 afford it, no automatic climb; `pool=` names another pool of that group for a single-term cost (an
 upcast), anything else `bad-pool`. Each list-row pool the entry wrote (a row carrying the same mark)
 counts one use more, and one at 0 is `insufficient`. An entry without a cost is used for nothing.
+
+An upcast climbs its group: the pools of a group, in declaration order, are its rungs, and paying
+the price of a cost term naming one pool out of a later one of the same group is that many steps
+up (the Engine's `rulesetCostSteps`). The price stays the price; an entry with `perCostStep` says
+what the climb adds (`climb`), which the receipt names for the Game Master to narrate.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass
 
 from ..reasons import Reason
 from ..ruleset.catalogs import CATALOG_MARK
+from ..ruleset.checks_combat import parse_dice
 from ..ruleset.document import CatalogEntry
 from ..ruleset.loader import Ruleset
 from ..ruleset.sheet import TextColumn
@@ -139,8 +145,11 @@ def _source(
     group = [p for p in pools if not p.row and declared[p.key].group == term]
     named = next((p for p in pools if not p.row and p.key == term), None)
     if asked is not None:
+        # An upcast: the price out of another pool of the family the term names, or of the
+        # family of the pool it names (a pool of no family has nothing to choose among).
+        family = term if group else getattr(declared.get(term), "group", None)
+        offered = [p for p in pools if not p.row and family and declared[p.key].group == family]
         wanted = asked.strip().casefold()
-        offered = group or ([named] if named is not None else [])
         choice = next(
             (p for p in offered if wanted in (p.key.casefold(), p.label.casefold())), None
         )
@@ -196,3 +205,29 @@ def _counters(
             if counter not in found:
                 found.append(counter)
     return found
+
+
+def climb(ruleset: Ruleset, owned: Owned, paid: list[Paid]) -> str | None:
+    """What paying a one-term cost out of a later pool of its group adds, by the entry's
+    `perCostStep` (`2 steps up: +2d6`), or None when the payment climbed nothing."""
+    mechanics = owned.entry.mechanics
+    per_step = mechanics.per_cost_step if mechanics is not None else None
+    cost = mechanics.cost if mechanics is not None else None
+    if per_step is None or not cost or len(cost) != 1 or not paid:
+        return None
+    declared = ruleset.index.pools
+    named = declared.get(cost[0].pool)
+    group = named.group if named is not None else None
+    rungs = [
+        pool.id for pool in ruleset.definition.sheet.live.pools if group and pool.group == group
+    ]
+    chosen = paid[0].pool.key
+    if cost[0].pool not in rungs or chosen not in rungs:
+        return None
+    steps = rungs.index(chosen) - rungs.index(cost[0].pool)
+    if steps <= 0:
+        return None
+    count, sides, flat = (parse_dice(per_step.dice) or (0, 0, 0)) if per_step.dice else (0, 0, 0)
+    flat = (flat + (per_step.flat or 0)) * steps
+    added = (f"+{count * steps}d{sides}" if count else "") + (f"{flat:+d}" if flat else "")
+    return f"{steps} step{'s' if steps != 1 else ''} up: {added or '+0'}"

@@ -32,7 +32,7 @@ from ..sheet.plan import plan_for, track_value
 from ..state import StateReads
 from ..text import NOW_LIMIT
 from .bags import recharged
-from .entries import find_entry, pay
+from .entries import climb, find_entry, pay
 from .naming import by_name
 from .outcome import Outcome
 from .pools import find_pool, pools_of, run_pool
@@ -183,6 +183,8 @@ def _use(command: UseCommand, ruleset: Ruleset, character: Character, live: Live
         return paid
     changed, parts = paid
     spent = ", ".join(part.now for part in parts)
+    climbed = climb(ruleset, owned, parts) if command.pool is not None else None
+    spent += f"; {climbed}" if climbed else ""
     return changed, f"{owned.label}: {spent}" if spent else owned.label
 
 

@@ -126,3 +126,39 @@ def test_an_entry_without_a_cost_is_used_for_nothing() -> None:
         "Grave Sight",
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("step", "pool", "now"),
+    [
+        ({"dice": "1d10"}, "Third slots", "Grave Sight: Third slots 0/1; 2 steps up: +2d10"),
+        (
+            {"dice": "1d10+1", "flat": 1},
+            "Second slots",
+            "Grave Sight: Second slots 0/1; 1 step up: +1d10+2",
+        ),
+        ({"flat": 3}, "Third slots", "Grave Sight: Third slots 0/1; 2 steps up: +6"),
+        ({"dice": "1d10"}, "First slots", "Grave Sight: First slots 0/1"),
+    ],
+    ids=["two-steps", "dice-and-flat", "flat", "no-climb"],
+)
+def test_an_upcast_says_what_each_step_up_the_group_adds(
+    step: dict[str, Any], pool: str, now: str
+) -> None:
+    """perCostStep on a sheet use: the price is paid once out of the pool named, and a pool later in
+    its group's declaration order is that many steps up (the Engine's rulesetCostSteps)."""
+    data = json.loads((REFERENCE / "gravewatch.json").read_text("utf-8"))
+    data["sheet"]["live"]["pools"] += [
+        {
+            "id": f"slot_{n}",
+            "label": f"{label} slots",
+            "max": {"const": 1},
+            "group": "slots",
+        }
+        for n, label in ((1, "First"), (2, "Second"), (3, "Third"))
+    ]
+    charm = data["catalogs"][0]["entries"][1]["mechanics"]
+    charm.update(cost=[{"pool": "slot_1", "amount": 1}], perCostStep=step)
+    game = Game.new(load_ruleset(data), {"Wren": {"lists": {"charms": CHARMS}}}, player="Wren")
+    (receipt,) = game.apply_reply(f'[sheet: op="use" name="Sight" pool="{pool}"]').receipts
+    assert (receipt.ok, receipt.now) == (True, now)
