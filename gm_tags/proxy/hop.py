@@ -132,11 +132,18 @@ class Hop:
         *,
         choices: int = 1,
         stream: bool = False,
+        opening: str = "",
     ) -> PendingTurn:
         """The request's turn. A streamed one is registered now, not when the stream ends or is
         stopped: no request on this chat is planned before its reply lands."""
         turn = PendingTurn(
-            chats, named, said, plan, choices=choices, show_outcomes=self.show_outcomes
+            chats,
+            named,
+            said,
+            plan,
+            choices=choices,
+            show_outcomes=self.show_outcomes,
+            opening=opening,
         )
         if stream:
             turn.landing = self.landings.begin(request.state.tenant, key_of(plan.line), turn)

@@ -3,7 +3,9 @@ gets (`Mira: Harm 1/3 (lesser) · Alarm raised 3/6`), and taken off again when t
 comes back, so it never counts as part of the story.
 
 The line is plain text every front-end shows as it is: a blank line, then `⚙ ` and the
-outcomes joined by ` · `. Only a last line of that shape is taken off.
+outcomes joined by ` · `. Every line of that shape is taken off, the last one and one a
+continue followed: a continuation of a message that ends with one starts on a line of its own
+(a front-end joins it on with a space of its own, which would put it on the outcomes line).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from typing import Any
 
 MARK = "\u2699 "  # ⚙
 SEPARATOR = " \u00b7 "  # ·
-_LINE = re.compile(r"\s*\n\u2699 [^\n]*\s*\Z")
+_LINE = re.compile(r"\s*^\u2699 [^\n]*$", re.MULTILINE)
+_LAST_LINE = re.compile(r"\n\u2699 [^\n]*\s*\Z")
+# What a continuation starts with after a message that ends with an outcomes line.
+ON_A_LINE_OF_ITS_OWN = "\n\n"
 
 
 def outcomes_line(receipts: Iterable[Mapping[str, Any]]) -> str:
@@ -43,5 +48,10 @@ _SUBJECTS = ("name", "pool", "track", "state", "condition", "skill", "field", "r
 
 
 def without_outcomes(text: str) -> str:
-    """`text` without the outcomes line the proxy added at its end, if it holds one."""
+    """`text` without the outcomes lines the proxy added (at its end, and before the
+    continuations joined onto it)."""
     return _LINE.sub("", text)
+
+
+def ends_with_outcomes(text: str) -> bool:
+    return _LAST_LINE.search(text) is not None

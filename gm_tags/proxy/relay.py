@@ -36,7 +36,7 @@ class _Reading:
     read's lines at a time, so the event loop only relays bytes (a chunk's tags can cost a Lark
     pass, the end a rewrite of the whole reply)."""
 
-    def __init__(self, streams: Sequence[ReplyStream[Game]], cap: int) -> None:
+    def __init__(self, streams: Sequence[ReplyStream[Game]], cap: int, opening: str) -> None:
         self.streams, self.cap = streams, cap
         self.last: dict[str, Any] = {}
         self.finishes: dict[int, str] = {}
@@ -44,6 +44,16 @@ class _Reading:
         self.done = False  # `[DONE]` came, or the reply was cut: nothing more is read
         self.broken = False  # an error event ends the stream, and changes no game
         self.cut = False
+        self.opening = opening
+        self.opened: set[int] = set()  # the choices whose narration began to go out
+
+    def shown(self, index: int, piece: str) -> str:
+        """A piece of choice `index`'s narration as the client gets it: the first one after
+        the turn's opening."""
+        if not piece or index in self.opened:
+            return piece
+        self.opened.add(index)
+        return self.opening + piece
 
     def take(self, lines: list[str]) -> list[str]:
         events: list[str] = []
@@ -77,7 +87,7 @@ class _Reading:
             content = delta.pop("content", None)
             if choice.get("finish_reason"):
                 self.finishes[index] = choice["finish_reason"]
-            piece = self.streams[index].feed(content) if content else ""
+            piece = self.shown(index, self.streams[index].feed(content) if content else "")
             if piece:
                 delta["content"] = piece
             if delta:
@@ -89,7 +99,7 @@ class _Reading:
 
 def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
     """The upstream's stream as the client reads it, then `[DONE]` (`streaming.relayed_turn`)."""
-    reading = _Reading(turn.streams, cap)
+    reading = _Reading(turn.streams, cap, turn.opening)
     return relayed_turn(
         answer,
         turn,
@@ -108,7 +118,7 @@ def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
     turn.land(cut)
     events = []
     for index, rest in enumerate(rests):
-        rest += turn.shown_after(index)
+        rest = reading.shown(index, rest) + turn.shown_after(index)
         finish = "length" if cut else reading.finishes.get(index, "stop")
         choice = {"index": index, "delta": {"content": rest} if rest else {}}
         final = {**reading.last, "choices": [{**choice, "finish_reason": finish}]}
@@ -137,7 +147,8 @@ def completed(completion: Any, turn: PendingTurn, cap: int) -> dict[str, Any] | 
     landed = turn.land(stopped)
     if landed is not None:
         for index, choice in enumerate(choices[: len(landed.turns)]):
-            narration = landed.turns[index].narration + turn.shown_after(index)
+            narration = landed.turns[index].narration
+            narration = (turn.opening if narration else "") + narration + turn.shown_after(index)
             choice["message"]["content"] = narration
             if stopped:
                 choice["finish_reason"] = "length"

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..chats.transcript import Said
-from .outcomes import without_outcomes
+from .outcomes import ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
 
 STORY_ROLES = ("user", "assistant")
 # A front-end's instruction to write the *player's* next line (SillyTavern's impersonate:
@@ -28,6 +28,15 @@ def conversation(messages: Sequence[Mapping[str, object]]) -> list[Said]:
         elif role == "assistant":
             said.append(Said("assistant", without_outcomes(text_of(message.get("content")))))
     return said
+
+
+def opening(messages: Sequence[Mapping[str, object]]) -> str:
+    """What a continuation the client gets starts with: a line of its own when the message it
+    continues ends with an outcomes line (`gm_tags.proxy.outcomes`), else nothing."""
+    story = [message for message in messages if message.get("role") in STORY_ROLES]
+    last = story[-1] if story else {}
+    shown = text_of(last.get("content")) if last.get("role") == "assistant" else ""
+    return ON_A_LINE_OF_ITS_OWN if ends_with_outcomes(shown) else ""
 
 
 def impersonating(messages: Sequence[Mapping[str, object]]) -> bool:

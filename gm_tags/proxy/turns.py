@@ -30,9 +30,12 @@ class PendingTurn:
         *,
         choices: int = 1,
         show_outcomes: bool = False,
+        opening: str = "",
     ) -> None:
         self.chats, self.named, self.said, self.plan = chats, named, said, plan
         self.show_outcomes = show_outcomes
+        # What each choice's narration starts with, for the client (`transcript.opening`).
+        self.opening = opening
         continues = plan.action == "continue"
         self.streams = [plan.game.stream(continues=continues) for _ in range(choices)]
         self._lock = threading.Lock()

@@ -38,3 +38,32 @@ def test_the_outcomes_line_is_shown_and_taken_off_when_it_comes_back(
         again = client.post("/v1/chat/completions", json={"model": "m", "messages": back}).json()
         assert (again["gm_tags"]["action"], again["gm_tags"]["chat"]) == ("reply", said["chat"])
         assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_a_continue_after_an_outcomes_line_starts_a_line_and_both_lines_come_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stream: bool
+) -> None:
+    more = 'Dogs bark. [clock: name="Alarm raised" tick="1"] They run.'
+    with proxy_app_for(tmp_path / "c.db", monkeypatch, show_outcomes=True) as (client, upstream):
+        upstream.script({"reply": REPLY, "chunk": 6}, {"reply": more, "chunk": 5})
+        first = client.post("/v1/chat/completions", json={"model": "m", "messages": [USER]})
+        shown = first.json()["choices"][0]["message"]["content"]
+        nudge = {"role": "system", "content": "[Continue the following message.]"}
+        body = {"model": "m", "messages": [USER, {"role": "assistant", "content": shown}, nudge]}
+        if stream:
+            added = narration(streamed(client, body))
+        else:
+            added = client.post("/v1/chat/completions", json=body).json()["choices"][0]
+            added = added["message"]["content"]
+        # SillyTavern joins the continuation with a space of its own (continue_postfix) and
+        # takes the white space off the ends of lines.
+        assert added == "\n\nDogs bark. They run.\n\n\u2699 Alarm raised 4/6"
+        joined = "\n".join(line.rstrip() for line in f"{shown} {added}".split("\n"))
+        assert "4/6\u00b7" not in joined and "Stress 7/9\n\nDogs bark." in joined
+        # A window that slid past the player's first message: the chat is found by the
+        # reply's text alone, as the client shows it.
+        back = [{"role": "assistant", "content": joined}, {"role": "user", "content": "On."}]
+        again = client.post("/v1/chat/completions", json={"model": "m", "messages": back}).json()
+        assert again["gm_tags"]["chat"] == first.json()["gm_tags"]["chat"]
+        assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 4/6")

@@ -227,6 +227,26 @@ def test_n_choices_are_n_swipes_of_one_message_each_applied_to_the_same_snapshot
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 5/6")
 
 
+def test_n_choices_for_a_continue_are_refused_and_change_nothing(
+    proxy: tuple[TestClient, Scripted],
+) -> None:
+    """SillyTavern sends `n` only for new replies (1.12.6, public/scripts/openai.js:
+    `canMultiSwipe = oai_settings.n > 1 && !isContinue && !isImpersonate ...`)."""
+    client, upstream = proxy
+    upstream.script({"reply": TICK})
+    first = client.post("/v1/chat/completions", json={"model": "m", "messages": [USER]}).json()
+    shown = [USER, {"role": "assistant", "content": first["choices"][0]["message"]["content"]}]
+    upstream.script({"replies": ['More. [clock: name="Alarm raised" tick="2"]'] * 2})
+    refused = client.post("/v1/chat/completions", json={"model": "m", "messages": shown, "n": 2})
+    assert refused.status_code == 400
+    assert refused.json()["error"]["param"] == "n"
+    assert "continue" in refused.json()["error"]["message"]
+    # Nothing was asked of the upstream, and the continue with one choice builds on the reply.
+    client.post("/v1/chat/completions", json={"model": "m", "messages": shown})
+    assert len(upstream.seen) == 2
+    assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
+
+
 def test_content_given_as_parts_is_read_and_the_reminder_joins_them(
     proxy: tuple[TestClient, Scripted],
 ) -> None:

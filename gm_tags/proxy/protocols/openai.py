@@ -20,7 +20,7 @@ from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
 from ..messages import upstream_messages
 from ..relay import completed, events, relayed
 from ..requests import checked, read_body
-from ..transcript import conversation, impersonating
+from ..transcript import conversation, impersonating, opening
 
 NAME = "chat completions"
 OPTION = "--upstream"
@@ -63,7 +63,9 @@ async def completions(request: Request) -> Response:
         raise ProxyError(400, "a continue takes one reply: n must be 1", param="n")
     stream = bool(body.get("stream"))
     forwarded = {**body, "messages": upstream_messages(messages, plan.game, hop.budget)}
-    turn = hop.pending(request, chats, named, said, plan, choices=choices, stream=stream)
+    turn = hop.pending(
+        request, chats, named, said, plan, choices=choices, stream=stream, opening=opening(messages)
+    )
     return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
 
 
