@@ -37,29 +37,16 @@ def seconds(text: str) -> float:
 
 
 def upstream(text: str) -> str:
-    """An OpenAI-compatible base URL (http or https, with a host) or `replay:SESSION.jsonl`."""
+    """A model's base URL (http or https, with a host) or `replay:SESSION.jsonl`."""
     if text.startswith(REPLAY) and len(text) > len(REPLAY):
         return text
-    if not _is_base_url(text):
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(
             f"{text!r} is neither an http:// or https:// base URL "
             "(http://127.0.0.1:8080/v1) nor replay:SESSION.jsonl"
         )
     return text
-
-
-def base_url(text: str) -> str:
-    """A base URL: http or https, with a host."""
-    if not _is_base_url(text):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an http:// or https:// base URL (https://api.anthropic.com)"
-        )
-    return text
-
-
-def _is_base_url(text: str) -> bool:
-    parts = urlsplit(text)
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _whole(text: str, what: str) -> int:

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .common import OK, UNREADABLE, Commands, add_db, reporting_input_errors
-from .options import base_url, port, positive, seconds, taken, upstream
+from .options import port, positive, seconds, taken, upstream
 
 if TYPE_CHECKING:
     from ..guard.options import Access
@@ -79,10 +79,11 @@ def _add_proxy_options(proxy: argparse.ArgumentParser) -> None:
     )
     proxy.add_argument(
         "--anthropic-upstream",
-        type=base_url,
+        type=upstream,
         metavar="URL",
-        help="the model's Anthropic-compatible base URL (https://api.anthropic.com), for "
-        "Anthropic Messages (POST /v1/messages); give it, --upstream, or both",
+        help="the model's Anthropic-compatible base URL (https://api.anthropic.com), or "
+        "replay:SESSION.jsonl, for Anthropic Messages (POST /v1/messages); give it, --upstream, "
+        "or both",
     )
     proxy.add_argument("--ruleset", required=True, metavar="PATH", help="ruleset file or package")
     proxy.add_argument("--game", metavar="GAME.json", help="the game a new chat starts from")

@@ -1,5 +1,6 @@
-"""Where the proxy sends a request on: any OpenAI-compatible base URL, or `replay:SESSION.jsonl`,
-which answers from a recorded session's replies so the middleware can be tried with no model.
+"""Where the proxy sends a request on: any OpenAI- or Anthropic-compatible base URL, or
+`replay:SESSION.jsonl`, which answers from a recorded session's replies so the middleware can be
+tried with no model (chat completions and Anthropic Messages alike).
 
 Both are an `httpx2.AsyncClient` (the HTTP client the official `openai` package is built on);
 the replay is a transport that answers in the protocol's own shapes, streamed in small chunks.
@@ -54,8 +55,8 @@ def session_replies(path: Path) -> list[str]:
 
 
 class ReplayTransport(httpx2.AsyncBaseTransport):
-    """Answers `POST chat/completions` with the session's next reply (after the last, the first
-    again), streamed when asked, and `GET models` with one model."""
+    """Answers `POST chat/completions` and `POST messages` with the session's next reply (after
+    the last, the first again), streamed when asked, and `GET models` with one model."""
 
     def __init__(self, replies: list[str]) -> None:
         self._replies: Iterator[str] = itertools.cycle(replies)
@@ -66,10 +67,13 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
         if request.method == "GET" and path.endswith("/models"):
             model = {"id": REPLAY_MODEL, "object": "model", "created": 0, "owned_by": "gm-tags"}
             return httpx2.Response(200, json={"object": "list", "data": [model]})
-        if request.method != "POST" or not path.endswith("/chat/completions"):
+        messages = path.endswith("/messages")
+        if request.method != "POST" or not (messages or path.endswith("/chat/completions")):
             return httpx2.Response(404, json=_error("no such endpoint in the replay", 404))
         body = json.loads(await request.aread())
         reply = next(self._replies)
+        if messages:
+            return _message(reply, f"msg_replay_{next(self._served)}", bool(body.get("stream")))
         ident = f"chatcmpl-replay-{next(self._served)}"
         created = int(time.time())
         if body.get("stream"):
@@ -106,6 +110,44 @@ async def _streamed(reply: str, ident: str, created: int) -> AsyncIterator[bytes
         yield event({"content": reply[at : at + REPLAY_CHUNK]})
     yield event({}, "stop")
     yield b"data: [DONE]\n\n"
+
+
+def _message(reply: str, ident: str, stream: bool) -> httpx2.Response:
+    """An Anthropic Messages answer: the reply as one text block, or its events."""
+    message: dict[str, Any] = {
+        "id": ident,
+        "type": "message",
+        "role": "assistant",
+        "model": REPLAY_MODEL,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+    }
+    if not stream:
+        whole = {**message, "content": [{"type": "text", "text": reply}], "stop_reason": "end_turn"}
+        return httpx2.Response(200, json=whole)
+    pieces = [reply[at : at + REPLAY_CHUNK] for at in range(0, len(reply), REPLAY_CHUNK)]
+    deltas = [{"type": "text_delta", "text": piece} for piece in pieces]
+    stop = {"stop_reason": "end_turn", "stop_sequence": None}
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *({"type": "content_block_delta", "index": 0, "delta": delta} for delta in deltas),
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": stop, "usage": {"output_tokens": 0}},
+        {"type": "message_stop"},
+    ]
+    return httpx2.Response(
+        200, headers={"content-type": "text/event-stream"}, content=_events(events)
+    )
+
+
+async def _events(events: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    for event in events:
+        await asyncio.sleep(0)
+        data = json.dumps(event, ensure_ascii=False)
+        yield f"event: {event['type']}\ndata: {data}\n\n".encode()
 
 
 def _error(message: str, status: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from anthropic import Anthropic, AsyncAnthropic
 from tests.proxy.conftest import Upstream, proxy_command, started, stopped
 from tests.proxy.conftest import upstream as upstream  # the fixture: the same proxy serves both
 from tests.proxy.test_proxy import opening, starting_game, tick
+from tests.proxy.test_proxy_setup import SESSION, session_replies
 from tests.service.server import free_port
 
 pytestmark = pytest.mark.slow
@@ -374,3 +375,22 @@ def test_a_proxy_without_an_anthropic_upstream_says_so(upstream: Upstream, tmp_p
         assert "--anthropic-upstream" in raised.value.message
     finally:
         stopped(process)
+
+
+def test_the_replay_upstream_answers_messages_from_a_recorded_session(tmp_path: Path) -> None:
+    port = free_port()
+    command = proxy_command("replay:x", tmp_path / "r.db", port)
+    at = command.index("--upstream")
+    command[at : at + 2] = ["--anthropic-upstream", f"replay:{SESSION}"]
+    process = started(command, port, "/health")
+    try:
+        with Anthropic(base_url=f"http://127.0.0.1:{port}", api_key="k", max_retries=0) as client:
+            first = [user("We go in through the skylight.")]
+            narration, _ = ask(client, first, stream=True)
+            _, regenerated = ask(client, first, stream=False)
+    finally:
+        stopped(process)
+    replies = session_replies()
+    assert narration == starting_game().apply_reply(replies[0]).narration
+    assert regenerated["action"] == "regenerate"
+    assert regenerated["reply"].startswith(replies[1].split(" [")[0])
