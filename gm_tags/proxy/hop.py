@@ -23,6 +23,7 @@ from .chats import ProxyChats
 from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
 from .plan import Plan
+from .streaming import Relay, RelayedStream
 from .turns import PendingTurn
 
 # The header a request may name its chat in (each protocol has a body field for it too).
@@ -63,7 +64,7 @@ class Wire:
     path: str
     what: str
     error: Callable[[ProxyError], Response]
-    relay: Callable[[httpx2.Response, PendingTurn, int], AsyncIterator[str]]
+    relay: Callable[[httpx2.Response, PendingTurn, int], Relay]
     whole: Callable[[Any, PendingTurn, int], dict[str, Any] | None]
     passed: Callable[[httpx2.Response, dict[str, Any]], AsyncIterator[str]]
 
@@ -183,8 +184,7 @@ class Hop:
             turn.settle()
             return await _read(answer, wire.error)
         if stream:
-            relay = wire.relay(answer, turn, self.max_reply)
-            return StreamingResponse(relay, media_type="text/event-stream", headers=NO_BUFFERING)
+            return RelayedStream(wire.relay(answer, turn, self.max_reply), NO_BUFFERING)
         try:
             # Reading, applying and writing a whole reply: off the loop.
             whole = await anyio.to_thread.run_sync(wire.whole, answer.json(), turn, self.max_reply)

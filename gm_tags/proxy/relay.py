@@ -22,7 +22,7 @@ import httpx2
 
 from ..game import Game
 from ..stream import ReplyStream
-from .streaming import relayed_turn
+from .streaming import Relay
 from .turns import PendingTurn
 
 
@@ -32,9 +32,9 @@ def _rests(streams: Sequence[ReplyStream[Game]]) -> list[str]:
 
 class _Reading:
     """One streamed answer's lines read into the events the client gets: the chunk checked, its
-    content fed to its stream, the narration written out. It runs in a worker thread, a network
-    read's lines at a time, so the event loop only relays bytes (a chunk's tags can cost a Lark
-    pass, the end a rewrite of the whole reply)."""
+    content fed to its stream, the narration written out. It runs in a worker thread
+    (`streaming.Relay`), so the event loop only relays bytes (a chunk's tags can cost a
+    Lark pass, the end a rewrite of the whole reply)."""
 
     def __init__(self, streams: Sequence[ReplyStream[Game]], cap: int, opening: str) -> None:
         self.streams, self.cap = streams, cap
@@ -97,10 +97,10 @@ class _Reading:
         return [_sse({**chunk, "choices": shown})] if shown else []
 
 
-def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
-    """The upstream's stream as the client reads it, then `[DONE]` (`streaming.relayed_turn`)."""
+def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
+    """The upstream's stream as the client reads it, then `[DONE]` (`streaming.Relay`)."""
     reading = _Reading(turn.streams, cap, turn.opening)
-    return relayed_turn(
+    return Relay(
         answer,
         turn,
         reading,

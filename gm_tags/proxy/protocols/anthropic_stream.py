@@ -20,14 +20,14 @@ kept as far as it was shown, and the message ends with `stop_reason: "max_tokens
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import httpx2
 
 from ...game import Game
 from ...stream import ReplyStream
-from ..streaming import relayed_turn
+from ..streaming import Relay
 from ..turns import PendingTurn
 
 
@@ -145,10 +145,10 @@ class _Reading:
         return [sse(one) for one in ending]
 
 
-def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> AsyncIterator[str]:
-    """The upstream's stream as the client reads it (`streaming.relayed_turn`)."""
+def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
+    """The upstream's stream as the client reads it (`streaming.Relay`)."""
     reading = _Reading(turn.streams[0], cap)
-    return relayed_turn(
+    return Relay(
         answer,
         turn,
         reading,
