@@ -49,6 +49,29 @@ def chat_id_problem(chat_id: str) -> str | None:
     return None
 
 
+TITLE_LIMIT = 120
+
+
+def chat_title_problem(title: str) -> str | None:
+    """Why `title` cannot be a chat's readable name, or None: at most 120 characters on one
+    line, no control characters ("" takes a title away)."""
+    if len(title) > TITLE_LIMIT:
+        return f"a chat title is at most {TITLE_LIMIT} characters"
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in title):
+        return "a chat title is one line, without control characters"
+    return None
+
+
+def title_from(text: str, limit: int = 60) -> str:
+    """A readable name made from a chat's opening words: the first line's words, cut at a word
+    before `limit` characters (with an ellipsis when cut)."""
+    words = " ".join("".join(c if unicodedata.category(c)[0] != "C" else " " for c in text).split())
+    if len(words) <= limit:
+        return words
+    cut = words[: limit - 1].rsplit(" ", 1)[0] if " " in words[: limit - 1] else words[: limit - 1]
+    return cut.rstrip(" ,;:.") + "…"
+
+
 def _word_character(char: str) -> bool:
     """A letter, a mark that belongs with one (Devanagari vowel signs), or a digit."""
     return unicodedata.category(char)[0] in "LMN"

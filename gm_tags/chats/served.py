@@ -101,11 +101,13 @@ class ServedChats:
             self._hold(chat_id, *held)
         return held
 
-    def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
+    def create(
+        self, chat_id: str | None, source: dict[str, object], start: Game, title: str = ""
+    ) -> str:
         """Store a new chat (a made-up id when none is given); `ChatExistsError` when taken."""
         chat_id = chat_id or uuid.uuid4().hex
         with self._lock(chat_id):
-            self._hold(chat_id, self.chats.create(chat_id, dict(source), start), 0)
+            self._hold(chat_id, self.chats.create(chat_id, dict(source), start, title), 0)
         return chat_id
 
     def chat_ids(self, tenant: str | None = None) -> list[str]:

@@ -32,21 +32,33 @@ class TenantChats:
             raise UnknownChatError(f"no chat {chat_id!r}")
         return stored_id(self.tenant, chat_id)
 
-    def create(self, chat_id: str | None, source: dict[str, object], start: Game) -> str:
+    def create(
+        self, chat_id: str | None, source: dict[str, object], start: Game, title: str = ""
+    ) -> str:
         """Store a new chat of the tenant (a made-up id when none is given); its id."""
         chat_id = chat_id or uuid.uuid4().hex
         problem = chat_id_problem(chat_id)
         if problem:
             raise HistoryError(f"{chat_id!r}: {problem}")
-        self.served.create(self._stored(chat_id), source, start)
+        self.served.create(self._stored(chat_id), source, start, title)
         return chat_id
 
-    def put(self, chat_id: str, source: dict[str, object], chat: Chat) -> None:
+    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> None:
         """Store a whole new chat (`ChatExistsError` when the id is taken)."""
-        self.served.chats.put(self._stored(chat_id), dict(source), chat, replace=False)
+        stored = self._stored(chat_id)
+        self.served.chats.put(stored, dict(source), chat, replace=False, title=title)
 
     def chat_ids(self) -> list[str]:
         return [shown_id(self.tenant, one) for one in self.served.chat_ids(self.tenant)]
+
+    def titles(self) -> dict[str, str]:
+        """The readable name of each of the tenant's chats, by the id the tenant knows."""
+        titles = self.served.chats.store.titles(self.tenant)
+        return {shown_id(self.tenant, stored): title for stored, title in titles.items()}
+
+    def set_title(self, chat_id: str, title: str) -> None:
+        with _named(chat_id):
+            self.served.chats.set_title(self._stored(chat_id), title)
 
     def line_ids(self, key: str) -> list[str]:
         """The ids of the tenant's chats `key` and `key:...` (the proxy's lines of one chat)."""

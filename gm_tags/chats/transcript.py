@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..history import chat_id_problem
+from ..history import chat_id_problem, title_from
 
 Role = Literal["user", "assistant"]
 
@@ -49,6 +49,15 @@ def chat_key(named: str | None, said: Sequence[Said]) -> str:
         return _readable(named)
     opening = said[0] if said else Said("user", "")
     return "chat-" + _digest(f"{opening.role}\n{' '.join(opening.text.split())}")
+
+
+def chat_title(named: str | None, said: Sequence[Said], line: str) -> str:
+    """The readable name a new chat gets: the name the request gives, as given, else the opening
+    message's first words (`The lantern gutters as the rain…`); a later line of the same chat
+    (a fork, `key:2`) says which it is (`... (2)`)."""
+    title = title_from(named, limit=100) if named else title_from(said[0].text if said else "")
+    number = line_number(line)
+    return f"{title} ({number})" if number > 1 else title
 
 
 def _readable(named: str) -> str:

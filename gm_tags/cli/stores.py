@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .common import OK, REFUSED, UNREADABLE, Commands, add_db, reporting_input_errors
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 def add_commands(commands: Commands) -> None:
@@ -22,8 +25,16 @@ def add_commands(commands: Commands) -> None:
         "--replace", action="store_true", help="replace a chat stored under the same id"
     )
     replay.set_defaults(run=replay_session)
-    chats = commands.add_parser("chats", help="list the chats kept in the store")
+    chats = commands.add_parser(
+        "chats", help="list the chats kept in the store (id, then title), or rename one"
+    )
     add_db(chats)
+    chats.add_argument(
+        "--rename",
+        nargs=2,
+        metavar=("CHAT", "TITLE"),
+        help='give chat CHAT the readable name TITLE ("" takes it away); its id stays',
+    )
     chats.set_defaults(run=list_chats)
     store = commands.add_parser("store", help="manage chat stores")
     store_commands = store.add_subparsers(dest="store_command", required=True)
@@ -73,10 +84,26 @@ def list_chats(args: argparse.Namespace, out: TextIO) -> int:
         return UNREADABLE
     store = open_store(args.db)
     try:
-        for chat_id in store.chat_ids():
-            print(chat_id, file=out)
+        if args.rename:
+            chat_id, title = args.rename
+            return _rename(store, chat_id, title, out)
+        for chat_id, title in store.titles().items():
+            print(f"{chat_id}  {title}" if title else chat_id, file=out)
     finally:
         store.close()
+    return OK
+
+
+def _rename(store: Store, chat_id: str, title: str, out: TextIO) -> int:
+    from ..history import HistoryError
+    from ..store import Chats, UnknownChatError
+
+    try:
+        Chats(store).set_title(chat_id, title)
+    except (UnknownChatError, HistoryError) as error:
+        print(error, file=sys.stderr)
+        return REFUSED
+    print(f"{chat_id}  {title}" if title else chat_id, file=out)
     return OK
 
 

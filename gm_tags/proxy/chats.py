@@ -21,7 +21,7 @@ from typing import Any
 
 from ..chats.served import RETRIES, ServedChats
 from ..chats.tenancy import TenantChats
-from ..chats.transcript import Said, chat_key, key_of, line_ids, line_number
+from ..chats.transcript import Said, chat_key, chat_title, key_of, line_ids, line_number
 from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
@@ -162,7 +162,8 @@ class ProxyChats:
                 after, first = _taken(plan, [text for text, _ in replies], turns)
                 try:
                     if plan.new:
-                        self.chats.put(plan.line, self._source, after)
+                        title = chat_title(named, said, plan.line)
+                        self.chats.put(plan.line, self._source, after, title)
                     else:
                         self.chats.step(plan.line, _replacing(after), retries=0)
                 except (StaleChatError, ChatExistsError):

@@ -12,7 +12,7 @@ from ..ruleset.loader import MAX_FILE_BYTES
 from .depends import Installed, Tenant
 from .errors import ERRORS, Refused
 from .limits import within
-from .models import MAX_GAME_BYTES, ChatOut, ChatsOut, GameIn, PromptOut
+from .models import MAX_GAME_BYTES, ChatOut, ChatsOut, GameIn, PromptOut, TitleIn, TitleOut
 
 router = APIRouter(prefix="/games", responses=ERRORS)
 
@@ -32,14 +32,22 @@ def create_game(body: GameIn, chats: Tenant, installed: Installed) -> ChatOut:
         ruleset, source = load_ruleset(body.ruleset or {}), {"json": body.ruleset}
     within("game", body.game, MAX_GAME_BYTES)
     start = Game.from_document(ruleset, body.game) if body.game else Game.new(ruleset)
-    chat_id = chats.create(body.chat_id, source, start)
+    chat_id = chats.create(body.chat_id, source, start, body.title)
     return ChatOut.of(chat_id, chats.read(chat_id))
 
 
 @router.get("")
 def list_games(chats: Tenant) -> ChatsOut:
-    """The ids of every chat in the store, in order."""
-    return ChatsOut(chats=chats.chat_ids())
+    """The ids of every chat in the store, in order, and each one's readable name."""
+    titles = chats.titles()
+    return ChatsOut(chats=list(titles), titles=titles)
+
+
+@router.put("/{chat_id}/title")
+def set_title(chat_id: str, body: TitleIn, chats: Tenant) -> TitleOut:
+    """Give a chat a new readable name ("" takes it away); its id and history stay."""
+    chats.set_title(chat_id, body.title)
+    return TitleOut(chat_id=chat_id, title=body.title)
 
 
 @router.get("/{chat_id}")

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..game import Game, SheetEdit
-from ..history import Chat, chat_id_problem
+from ..history import Chat, chat_id_problem, chat_title_problem
 from ..pipeline import Turn
 
 # Bounds on what a request may carry, so no request can make the service hold unbounded text
@@ -28,6 +28,16 @@ def _chat_id(chat_id: str) -> str:
 
 
 ChatId = Annotated[str, AfterValidator(_chat_id)]
+
+
+def _chat_title(title: str) -> str:
+    problem = chat_title_problem(title)
+    if problem:
+        raise ValueError(problem)
+    return title
+
+
+ChatTitle = Annotated[str, AfterValidator(_chat_title)]
 
 
 class Strict(BaseModel):
@@ -61,6 +71,8 @@ class GameIn(Strict):
     ruleset: dict[str, Any] | None = None
     ruleset_id: str | None = Field(default=None, alias="rulesetId", max_length=MAX_NAME)
     game: dict[str, Any] | None = None
+    # A readable name shown beside the id (chats page, `gm-tags chats`); changed with PUT .../title.
+    title: ChatTitle = ""
 
 
 class ReplyIn(Strict):
@@ -196,9 +208,21 @@ class ChatOut(BaseModel):
 
 
 class ChatsOut(BaseModel):
-    """The chats in the store, by id."""
+    """The chats in the store, by id, and each one's readable name ("" for none)."""
 
     chats: list[str]
+    titles: dict[str, str]
+
+
+class TitleIn(Strict):
+    title: ChatTitle
+
+
+class TitleOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    chat_id: str = Field(alias="chatId")
+    title: str
 
 
 class EditOut(BaseModel):

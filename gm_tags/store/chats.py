@@ -11,7 +11,14 @@ from typing import Any
 
 from ..errors import GameDocumentError
 from ..game import Game
-from ..history import Chat, HistoryError, Message, StoredSwipe, chat_id_problem
+from ..history import (
+    Chat,
+    HistoryError,
+    Message,
+    StoredSwipe,
+    chat_id_problem,
+    chat_title_problem,
+)
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import load_stored
 from ..tenants import chat_part
@@ -34,9 +41,10 @@ class Chats:
         self._rulesets: dict[str, Ruleset] = {}
         self._lock = threading.Lock()
 
-    def create(self, chat_id: str, ruleset: dict[str, Any], start: Game) -> Chat:
+    def create(self, chat_id: str, ruleset: dict[str, Any], start: Game, title: str = "") -> Chat:
         _check_id(chat_id)
-        self.store.create(chat_id, self._kept(ruleset, start), start.to_document())
+        _check_title(title)
+        self.store.create(chat_id, self._kept(ruleset, start), start.to_document(), title)
         return Chat(start)
 
     def _kept(self, source: dict[str, Any], start: Game) -> dict[str, Any]:
@@ -49,15 +57,30 @@ class Chats:
         where = {key: value for key, value in source.items() if key == "path"}
         return {"id": ruleset.id, "fingerprint": ruleset.fingerprint, **where}
 
-    def put(self, chat_id: str, ruleset: dict[str, Any], chat: Chat, *, replace: bool) -> None:
+    def put(
+        self,
+        chat_id: str,
+        ruleset: dict[str, Any],
+        chat: Chat,
+        *,
+        replace: bool,
+        title: str = "",
+    ) -> None:
         """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
         _check_id(chat_id)
+        _check_title(title)
         stored = StoredChat(
             self._kept(ruleset, chat.start),
             chat.start.to_document(),
             tuple(_stored(m) for m in chat.messages),
+            title=title,
         )
         self.store.put(chat_id, stored, replace=replace)
+
+    def set_title(self, chat_id: str, title: str) -> None:
+        """Give a chat a new readable name (`UnknownChatError` when there is no such chat)."""
+        _check_title(title)
+        self.store.set_title(chat_id, title)
 
     def open(self, chat_id: str) -> Chat:
         return self.open_at(chat_id)[0]
@@ -151,6 +174,12 @@ class Chats:
                     load_stored(kept) if kept is not None else ruleset_from(source)
                 )
             return self._rulesets[key]
+
+
+def _check_title(title: str) -> None:
+    problem = chat_title_problem(title)
+    if problem:
+        raise HistoryError(problem)
 
 
 def _check_id(chat_id: str) -> None:

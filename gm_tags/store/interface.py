@@ -33,12 +33,16 @@ class StoredChat:
     start: dict[str, Any]
     messages: tuple[StoredMessage, ...]
     revision: int = 0
+    # The chat's readable name beside its id ("" when it was given none).
+    title: str = ""
 
 
 class Store(Protocol):
     """Where chats are kept: `SqliteStore`, or `gm_tags.store.postgres.PgStore` for PostgreSQL."""
 
-    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None: ...
+    def create(
+        self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any], title: str = ""
+    ) -> None: ...
 
     def load(self, chat_id: str) -> StoredChat: ...
 
@@ -54,6 +58,10 @@ class Store(Protocol):
     ) -> int: ...
 
     def chat_ids(self, tenant: str | None = None) -> list[str]: ...
+
+    def titles(self, tenant: str | None = None) -> dict[str, str]: ...
+
+    def set_title(self, chat_id: str, title: str) -> None: ...
 
     def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]: ...
 

@@ -16,9 +16,16 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, str, int, str]:
-    """A chat's own row: id, ruleset, start document, revision and tenant."""
-    return (chat_id, to_json(chat.ruleset), to_json(chat.start), revision, tenant_of(chat_id))
+def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, str, int, str, str]:
+    """A chat's own row: id, ruleset, start document, revision, tenant and title."""
+    return (
+        chat_id,
+        to_json(chat.ruleset),
+        to_json(chat.start),
+        revision,
+        tenant_of(chat_id),
+        chat.title,
+    )
 
 
 def swipe_rows(
@@ -66,7 +73,7 @@ def game_text(game: str | dict[str, Any]) -> str:
 def stored_chat(
     chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> StoredChat:
-    """A chat as read: its row (ruleset, start, revision), its messages (position, role,
+    """A chat as read: its row (ruleset, start, revision, title), its messages (position, role,
     selected) and its swipes (position, text, reply, narration, receipts, game) in order. Each
     swipe's game stays the JSON text it was stored as, made into a game when asked for
     (`Chats.open`), so a chat of many turns opens without reading each one's snapshot."""
@@ -89,4 +96,5 @@ def stored_chat(
             for position, role, selected in messages
         ),
         int(chat[2]),
+        str(chat[3]),
     )

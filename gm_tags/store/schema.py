@@ -66,6 +66,11 @@ MIGRATIONS: Sequence[str] = (
     ALTER TABLE chats ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default';
     CREATE INDEX chats_by_tenant ON chats (tenant, chat_id);
     """,
+    # A chat's readable name beside its id (docs/service.md): given when it is made (the proxy's
+    # from the chat's opening) and changed at will. The chats stored before have none.
+    """
+    ALTER TABLE chats ADD COLUMN title TEXT NOT NULL DEFAULT '';
+    """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
 # replies' digests filled in the same transaction.
@@ -90,7 +95,7 @@ FIND_SHOWN_SQL = (
     "WHERE s.digest = ? AND (CAST(? AS TEXT) IS NULL OR c.tenant = ?) "
     "ORDER BY s.position DESC, s.chat_id DESC, s.swipe DESC LIMIT ?"
 )
-LOAD_CHAT_SQL = "SELECT ruleset, start, revision FROM chats WHERE chat_id = ?"
+LOAD_CHAT_SQL = "SELECT ruleset, start, revision, title FROM chats WHERE chat_id = ?"
 LOAD_MESSAGES_SQL = (
     "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"
 )
@@ -99,7 +104,7 @@ LOAD_SWIPES_SQL = (
     "WHERE chat_id = ? ORDER BY position, swipe"
 )
 INSERT_CHAT_SQL = (
-    "INSERT INTO chats (chat_id, ruleset, start, revision, tenant) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO chats (chat_id, ruleset, start, revision, tenant, title) VALUES (?, ?, ?, ?, ?, ?)"
 )
 INSERT_MESSAGE_SQL = "INSERT INTO messages VALUES (?, ?, ?, ?)"
 INSERT_SWIPE_SQL = "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)"

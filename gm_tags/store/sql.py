@@ -120,11 +120,14 @@ class SqlStore(ABC):
             row = db.execute("SELECT version FROM schema_version").fetchone()
         return int(row[0]) if row else 0
 
-    def create(self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any]) -> None:
+    def create(
+        self, chat_id: str, ruleset: dict[str, Any], start: dict[str, Any], title: str = ""
+    ) -> None:
         """Store a new chat; raises `ChatExistsError` when the id is taken."""
+        chat = StoredChat(ruleset, start, (), title=title)
         try:
             with self._transaction() as db:
-                db.execute(INSERT_CHAT_SQL, chat_row(chat_id, StoredChat(ruleset, start, ()), 0))
+                db.execute(INSERT_CHAT_SQL, chat_row(chat_id, chat, 0))
         except Exception as error:
             if self._id_taken(error):
                 raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
@@ -250,6 +253,25 @@ class SqlStore(ABC):
                     "SELECT chat_id FROM chats WHERE tenant = ? ORDER BY chat_id", (tenant,)
                 ).fetchall()
         return [row[0] for row in rows]
+
+    def titles(self, tenant: str | None = None) -> dict[str, str]:
+        """The title of every chat (or of one tenant's) by id, in id order ("" for none)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT chat_id, title FROM chats WHERE CAST(? AS TEXT) IS NULL OR tenant = ? "
+                "ORDER BY chat_id",
+                (tenant, tenant),
+            ).fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def set_title(self, chat_id: str, title: str) -> None:
+        """Give a chat a new readable name; its id, history and revision stay as they are."""
+        with self._transaction() as db:
+            changed = db.execute(
+                "UPDATE chats SET title = ? WHERE chat_id = ? RETURNING chat_id", (title, chat_id)
+            ).fetchone()
+        if changed is None:
+            raise UnknownChatError(f"no chat {chat_id!r}")
 
     def revisions(self, chat_ids: Sequence[str]) -> dict[str, int]:
         """The stored revision of each of `chat_ids` that exists, in one read."""

@@ -13,7 +13,7 @@ import pytest
 
 from gm_tags import Game
 from gm_tags.cli import main
-from gm_tags.history import Chat
+from gm_tags.history import Chat, HistoryError
 from gm_tags.store import (
     MIGRATIONS,
     ChatExistsError,
@@ -129,6 +129,36 @@ def test_ids_taken_unknown_chats_put_replace_and_delete(store: Store) -> None:
     assert store.chat_ids() == ["c"]
     fingerprint, ruleset_id, document = store.kept_rulesets()[0]
     assert ruleset_id == "crew-of-shadows" and store.kept_ruleset(fingerprint) == document
+
+
+def test_a_chat_has_a_readable_title_apart_from_its_id(db: str, store: Store) -> None:
+    chats = Chats(store)
+    chats.create("c", CREW, start(), title="The lantern night")
+    chats.create("untitled", CREW, start())
+    assert store.titles() == {"c": "The lantern night", "untitled": ""}
+    chats.set_title("untitled", "Bell tower")
+    chats.set_title("c", "")
+    assert store.titles() == {"c": "", "untitled": "Bell tower"}
+    assert store.revision("untitled") == 0  # a new name is no step: nobody reads the chat again
+    with pytest.raises(UnknownChatError):
+        chats.set_title("nobody", "Anything")
+    with pytest.raises(HistoryError):
+        chats.set_title("c", "two\nlines")
+    # A whole chat put (a copy, a replay) keeps the title it is given, and reads back with it.
+    chats.put("copy", CREW, Chat(start()), replace=False, title="Copied night")
+    assert store.load("copy").title == "Copied night"
+    # `gm-tags chats` lists each id with its title, and renames one.
+    out = io.StringIO()
+    assert main(["chats", "--db", db, "--rename", "c", "Night two"], out) == 0
+    listed = io.StringIO()
+    assert main(["chats", "--db", db], listed) == 0
+    assert listed.getvalue().splitlines() == [
+        "c  Night two",
+        "copy  Copied night",
+        "untitled  Bell tower",
+    ]
+    refused = io.StringIO()
+    assert main(["chats", "--db", db, "--rename", "nobody", "X"], refused) == 1
 
 
 def test_workers_starting_at_once_migrate_once(db: str) -> None:

@@ -50,16 +50,22 @@ def alpha_sees(deployment: Deployment, chat: str) -> Any:
     return answer
 
 
+def listed(server: int, key: str) -> tuple[int, list[str]]:
+    """The status of `GET /games` with `key`, and the chats it lists."""
+    status, answer = call(server, "GET", "/games", key=key)
+    return status, answer["chats"]
+
+
 def test_another_key_reaches_no_chat_of_the_first_by_any_way(deployment: Deployment) -> None:
     named, _ = play_alpha(deployment, "vault", extra_headers={"X-GM-Chat": "vault"})
     by_user, _ = play_alpha(deployment, "crypt", user="crew-a")
     recognised, narration = play_alpha(deployment, "tower")
     mine = sorted({named, by_user, recognised})
-    assert call(deployment.serve, "GET", "/games", key=ALPHA_KEY) == (200, {"chats": mine})
+    assert listed(deployment.serve, ALPHA_KEY) == (200, mine)
     before = {chat: alpha_sees(deployment, chat) for chat in mine}
 
     # The service: the second key lists nothing, and every path to a chat of the first is 404.
-    assert call(deployment.serve, "GET", "/games", key=BETA_KEY) == (200, {"chats": []})
+    assert listed(deployment.serve, BETA_KEY) == (200, [])
     for chat in mine:
         for method, path, body in (
             ("GET", f"/games/{chat}", None),

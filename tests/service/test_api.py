@@ -338,3 +338,20 @@ def test_a_chat_read_back_has_each_messages_rewritten_reply_and_receipts(
     (receipt,) = message["receipts"]
     assert receipt["family"] == "clock" and receipt["result"] == "ok"
     assert receipt["tag"] in message["reply"]
+
+
+def test_a_chat_has_a_title_beside_its_id_and_it_can_be_renamed(client: TestClient) -> None:
+    made = client.post(
+        "/games",
+        json={"chatId": "h", "rulesetId": "crew-of-shadows", "game": HEIST, "title": "Vault job"},
+    )
+    assert made.status_code == 201
+    client.post("/games", json={"chatId": "plain", "rulesetId": "crew-of-shadows"})
+    listed = client.get("/games").json()
+    assert listed == {"chats": ["h", "plain"], "titles": {"h": "Vault job", "plain": ""}}
+    renamed = client.put("/games/plain/title", json={"title": "Bell tower"})
+    assert renamed.json() == {"chatId": "plain", "title": "Bell tower"}
+    assert client.get("/games").json()["titles"]["plain"] == "Bell tower"
+    assert client.put("/games/nobody/title", json={"title": "X"}).status_code == 404
+    bad = client.put("/games/h/title", json={"title": "two\nlines"})
+    assert bad.status_code == 422 and "one line" in json.dumps(bad.json())

@@ -27,7 +27,7 @@ def test_a_chat_id_that_could_not_be_read_back_is_refused(
     answer = client.post("/games", json={"chatId": chat_id, "rulesetId": "crew-of-shadows"})
     assert answer.status_code == 422
     assert answer.json()["code"] == "request_invalid"
-    assert client.get("/games").json() == {"chats": []}
+    assert client.get("/games").json()["chats"] == []
 
 
 @pytest.mark.parametrize("chat_id", ["heist-2", "Night 1", "夜の部", "रात.1", "a:b_c"])
@@ -39,9 +39,9 @@ def test_ids_in_any_script_are_created_read_and_deleted(
         "/games", json={"chatId": chat_id, "rulesetId": "crew-of-shadows"}
     ).is_success
     assert client.get(f"/games/{chat_id}").json()["chatId"] == chat_id
-    assert client.get("/games").json() == {"chats": [chat_id]}
+    assert client.get("/games").json()["chats"] == [chat_id]
     assert client.delete(f"/games/{chat_id}").status_code == 204
-    assert client.get("/games").json() == {"chats": []}
+    assert client.get("/games").json()["chats"] == []
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_game_document_over_its_limit_is_413(client: TestClient) -> None:  # n
         "/games", json={"chatId": "big", "rulesetId": "crew-of-shadows", "game": game}
     )
     assert (answer.status_code, answer.json()["code"]) == (413, "game_too_large")
-    assert client.get("/games").json() == {"chats": []}
+    assert client.get("/games").json()["chats"] == []
 
 
 def test_unknown_keys_are_carried_only_up_to_their_limit(client: TestClient) -> None:  # noqa: F811

@@ -287,11 +287,22 @@ def test_the_page_is_usable_at_phone_width(browser: Any, server: Server) -> None
         browser.set_window_size(1280, 1400)
 
 
-def test_the_chats_page_links_every_chat(browser: Any, server: Server) -> None:
+def test_the_chats_page_lists_chats_by_title_and_renames_one(browser: Any, server: Server) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
 
     chat_id = new_chat(server, "ship")
+    assert server.call("PUT", f"/games/{chat_id}/title", {"title": "Laser hearts"})[0] == 200
     browser.get(f"http://127.0.0.1:{server.port}/")
     wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".chats[data-loaded]"))
-    links = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".chats a")]
-    assert chat_id in links
+    item = css(browser, f'.chats li[data-chat="{chat_id}"]')[0]
+    assert item.find_element(By.TAG_NAME, "a").text == "Laser hearts"
+    assert item.find_element(By.CSS_SELECTOR, ".chat-id").text == chat_id
+    item.find_element(By.CSS_SELECTOR, ".rename").click()
+    asked = wait_for(browser, expected_conditions.alert_is_present())
+    asked.send_keys("The long patrol")
+    asked.accept()
+    renamed = f'.chats li[data-chat="{chat_id}"] a'
+    wait_for(browser, lambda d: css(d, renamed)[0].text == "The long patrol")
+    assert server.call("GET", "/games")[1]["titles"][chat_id] == "The long patrol"
+    screenshot(browser, "chats-page")

@@ -8,16 +8,37 @@ async function listChats() {
     list.replaceChildren(Object.assign(document.createElement("li"), { textContent: `Could not list the chats (${response.status}).` }));
     return;
   }
-  const { chats } = await response.json();
+  const { chats, titles } = await response.json();
   const items = chats.map((chat) => {
-    const link = Object.assign(document.createElement("a"), { href: `/play/${encodeURIComponent(chat)}`, textContent: chat });
+    // A chat reads by its title (the proxy's from its opening words), its id beside it.
+    const title = titles[chat] || chat;
+    const link = Object.assign(document.createElement("a"), { href: `/play/${encodeURIComponent(chat)}`, textContent: title });
     const item = document.createElement("li");
+    item.dataset.chat = chat;
     item.append(link);
+    if (title !== chat) item.append(" ", Object.assign(document.createElement("small"), { className: "chat-id", textContent: chat }));
+    const rename = Object.assign(document.createElement("button"), { type: "button", className: "rename", textContent: "Rename" });
+    rename.setAttribute("aria-label", `Rename ${title}`);
+    rename.addEventListener("click", () => renameChat(chat, titles[chat] || ""));
+    item.append(" ", rename);
     return item;
   });
   if (!items.length) items.push(Object.assign(document.createElement("li"), { textContent: "No chats yet." }));
   list.replaceChildren(...items);
   list.dataset.loaded = "true";
+}
+
+async function renameChat(chat, title) {
+  const wanted = window.prompt(`A name for ${chat}`, title);
+  if (wanted === null) return;
+  const response = await authorized(`/games/${encodeURIComponent(chat)}/title`, {
+    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ title: wanted }),
+  });
+  if (!response.ok) {
+    const answer = await response.json().catch(() => ({}));
+    window.alert(`Not renamed: ${answer.detail || response.status}`);
+  }
+  await listChats();
 }
 
 listChats();
