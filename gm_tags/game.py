@@ -11,9 +11,10 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .checks.record import CheckRecord, CheckRequest
-from .checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
+from .checks.run import Untrained
 from .commands.sheet import RestCommand, SheetCommand, StateCommand
 from .dice import Dice
+from .engine.checks import roll
 from .engine.outcome import Outcome
 from .engine.sheet import run_sheet
 from .engine.wounds import set_box
@@ -27,11 +28,10 @@ from .prompt.sheet_block import sheet_block
 from .prompt.system import SystemPrompt, TokenCounter, estimate_tokens, system_prompt, world_prompt
 from .reasons import Reason
 from .sheet.build import Build
-from .sheet.character import Character
 from .sheet.columns import ColumnRollError, roll_cell
-from .sheet.live import LiveState, over_bounds
+from .sheet.live import over_bounds
 from .sheet.pickers import StateChoice, state_choices
-from .state import GameState, UnknownCharacterError, layer_ids
+from .state import Draft, GameState, UnknownCharacterError, layer_ids
 from .stream import ReplyStream
 
 __all__ = [
@@ -137,7 +137,9 @@ class Game(GameState):
         result = set_box(self.ruleset, character, self.live_of(character), track, box, kind)
         if isinstance(result, Outcome):
             return SheetEdit(self, None, result.reason, result.detail)
-        return self._bounded(SheetEdit(self.with_live(character.key, result[0]), result[1], None))
+        draft = Draft(self)
+        draft.set_live(character.key, result[0])
+        return self._bounded(SheetEdit(draft.freeze(), result[1], None))
 
     def check(
         self,
@@ -160,21 +162,14 @@ class Game(GameState):
         if dc is None and difficulty is None:
             raise GmTagsError("a check needs a dc or a difficulty from the ladder")
         request = CheckRequest(skill, dc, difficulty, who, with_, mode, threshold, bonus)
-        unknown = unknown_difficulty(self.ruleset.definition.resolution, request)
-        if unknown:
-            raise UnknownDifficultyError(unknown)
-        try:
-            character: Character | None = self.character(who)
-        except UnknownCharacterError:
-            character = None
-        nothing = names_nothing(self.ruleset, request, character, self.characters)
-        if nothing:
-            raise CheckNamesNothingError(*nothing)
-        live = self.live_of(character) if character is not None else LiveState()
-        record, _ = roll_check(self.ruleset, character, live, request, self.dice_for_reply(seed))
-        if isinstance(record, Untrained):
-            raise CheckRefused(record.skill, record.who or record.character)
-        return record
+        rolled = roll(self, request, self.dice_for_reply(seed))
+        if isinstance(rolled, Outcome):
+            if rolled.reason is Reason.UNKNOWN_DIFFICULTY:
+                raise UnknownDifficultyError(rolled.detail)
+            raise CheckNamesNothingError(str(rolled.reason), rolled.detail)
+        if isinstance(rolled.result, Untrained):
+            raise CheckRefused(rolled.result.skill, rolled.result.who or rolled.result.character)
+        return rolled.result
 
     def states(self, who: str | None = None) -> list[StateChoice]:
         """Each live state the character's sheet shows, with its values, their labels and the
@@ -206,7 +201,9 @@ class Game(GameState):
         return ColumnRoll(replace(self, characters=characters), rolled.rolls, rolled.total)
 
     def _edit(self, command: SheetCommand) -> SheetEdit:
-        game, outcome = run_sheet(command, self)
+        draft = Draft(self)
+        outcome = run_sheet(command, draft)
+        game = self if outcome.reason is not None else draft.freeze()
         return self._bounded(SheetEdit(game, outcome.now, outcome.reason, outcome.detail))
 
     def _bounded(self, edit: SheetEdit) -> SheetEdit:

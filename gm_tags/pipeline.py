@@ -1,8 +1,11 @@
-"""A reply through the whole chain: scan, parse, bind, execute in reply order, rewrite, narrate.
+"""A reply through the whole chain: scan, parse, bind, run in reply order, rewrite, narrate.
 
-Each command runs against the snapshot the commands before it left. Running one never mutates a
-snapshot, so a command that fails inside the engine is refused (`engine-error`) and the snapshot
-before it carries on whole; nothing a reply holds can make this raise.
+The reply's commands change one `Draft` of the state, in reply order, each seeing what the ones
+before it left; the state the reply was applied to is never changed, and the draft is frozen into
+the new state once, at the end. A command that fails inside the engine has what it wrote undone
+from the draft's log and is refused (`engine-error`); the commands before and after it stand, and
+nothing a reply holds can make this raise. Each tag is bound and run by its family
+(`gm_tags.families.registry`); nothing here names one.
 """
 
 from __future__ import annotations

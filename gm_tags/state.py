@@ -6,8 +6,9 @@ below the pipeline (the engine, the prompt) read states and return new ones; thi
 none of them. `gm_tags.game.Game` is the same value with the convenience API on top.
 
 A `Draft` is the working copy the pipeline applies one reply's commands to: the same reads, and
-`with_` methods that change it in place and return it (so the engine's code reads the same for
-both), frozen into a new state once, at the end of the reply.
+`set_` methods that change it in place, frozen into a new state once, at the end of the reply.
+The engine writes only to a draft (`draft_of` refuses a snapshot); a snapshot has no method that
+changes it, or that looks as if it might.
 """
 
 from __future__ import annotations
@@ -61,8 +62,7 @@ def no_player(state: StateReads) -> str:
 
 
 class StateReads(ABC):
-    """What the engine and the prompt read of a state, and the changes they ask of it: a
-    `GameState` answers a change with a new state, a `Draft` makes it in place."""
+    """What the engine and the prompt read of a state: a `GameState`'s or a `Draft`'s."""
 
     ruleset: Ruleset | None
     characters: tuple[Character, ...]
@@ -154,21 +154,6 @@ class StateReads(ABC):
         party = party_of(self.ruleset)
         return [] if party is None else party_pools(party, self.party_values())
 
-    # Changes ----------------------------------------------------------------------------------
-
-    @abstractmethod
-    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self: ...
-
-    @abstractmethod
-    def with_live(self, key: str, state: LiveState) -> Self: ...
-
-    @abstractmethod
-    def with_fight(self, fight: Encounter | None) -> Self: ...
-
-    @abstractmethod
-    def with_inventory(self, inventory: Inventory) -> Self:
-        """What the party carries changed: stored, and each character's held items with it."""
-
     def _holding(self, inventory: Inventory) -> tuple[Character, ...]:
         player = self.player_character
         return holding(
@@ -177,13 +162,6 @@ class StateReads(ABC):
             book_for(self.ruleset),
             player.key if player is not None else None,
         )
-
-    def with_party_live(self, state: LiveState) -> Self:
-        return self.with_live(PARTY_KEY, state)
-
-    @abstractmethod
-    def with_party_field(self, field_id: str, value: Any) -> Self:
-        """The story changed a party field: stored, and the revision raised."""
 
 
 def _with_field(sheet: Build | None, field_id: str, value: Any) -> Build:
@@ -392,30 +370,6 @@ class GameState(StateReads):
         evolved.__dict__.update(self.__dict__, **changes)
         return evolved
 
-    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
-        return self._evolve(clocks=clocks)
-
-    def with_fight(self, fight: Encounter | None) -> Self:
-        return self._evolve(fight=fight)
-
-    def with_inventory(self, inventory: Inventory) -> Self:
-        return self._evolve(inventory=inventory, characters=self._holding(inventory))
-
-    def with_live(self, key: str, state: LiveState) -> Self:
-        live = dict(self.live)
-        live[key] = state
-        return self._evolve(live=MappingProxyType(live))
-
-    def with_party_field(self, field_id: str, value: Any) -> Self:
-        """The story changed a party field: stored, and the revision raised."""
-        sheet = _with_field(self.party_sheet, field_id, value)
-        return self._evolve(party_sheet=sheet, party_revision=self.party_revision + 1)
-
-    def after_reply(self, refused: tuple[str, ...], rolled: tuple[str, ...]) -> Self:
-        """The snapshot a reply leaves: one message further on, with what the Game Master must
-        hear next turn (what did not happen, and how each check came out)."""
-        return self._evolve(recent=refused, rolled=rolled, turn=self.turn + 1)
-
     def dice_for_reply(self, seed: int | str | None = None) -> Dice:
         if seed is not None:
             return Dice(seed)
@@ -455,32 +409,32 @@ class Draft(StateReads, Generic[S]):
     def names(self) -> NameIndex:
         return self.base.names  # a reply's commands change no card
 
-    def with_clocks(self, clocks: tuple[Clock, ...]) -> Self:
+    def set_clocks(self, clocks: tuple[Clock, ...]) -> None:
         self._undo.append(("clocks", "", self.clocks))
         self.clocks = clocks
-        return self
 
-    def with_fight(self, fight: Encounter | None) -> Self:
+    def set_fight(self, fight: Encounter | None) -> None:
         self._undo.append(("fight", "", self.fight))
         self.fight = fight
-        return self
 
-    def with_live(self, key: str, state: LiveState) -> Self:
+    def set_live(self, key: str, state: LiveState) -> None:
         self._undo.append(("live", key, self.live.get(key)))
         self.live[key] = state
-        return self
 
-    def with_inventory(self, inventory: Inventory) -> Self:
+    def set_party_live(self, state: LiveState) -> None:
+        self.set_live(PARTY_KEY, state)
+
+    def set_inventory(self, inventory: Inventory) -> None:
+        """What the party carries changed: stored, and each character's held items with it."""
         self._undo.append(("inventory", "", (self.inventory, self.characters)))
         self.characters = self._holding(inventory)
         self.inventory = inventory
-        return self
 
-    def with_party_field(self, field_id: str, value: Any) -> Self:
+    def set_party_field(self, field_id: str, value: Any) -> None:
+        """The story changed a party field: stored, and the revision raised."""
         self._undo.append(("party", "", (self.party_sheet, self.party_revision)))
         self.party_sheet = _with_field(self.party_sheet, field_id, value)
         self.party_revision += 1
-        return self
 
     def checkpoint(self) -> int:
         return len(self._undo)
@@ -551,3 +505,11 @@ class Draft(StateReads, Generic[S]):
             characters=self.characters,
             **changes,
         )
+
+
+def draft_of(state: StateReads) -> Draft[Any]:
+    """`state` as the draft the engine writes to; a snapshot is never written to."""
+    if not isinstance(state, Draft):
+        kind = type(state).__name__
+        raise TypeError(f"the engine writes only to a reply's Draft, never to a {kind}")
+    return state

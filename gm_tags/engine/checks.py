@@ -3,48 +3,67 @@ reads next turn. A check paid for from a pool (`spend=`) changes that character'
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, NamedTuple
 
-from ..checks.record import CheckRecord
+from ..checks.record import CheckRecord, CheckRequest
 from ..checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
 from ..commands.check import CheckCommand
 from ..dice import Dice
 from ..reasons import Reason
+from ..sheet.character import Character
 from ..sheet.live import LiveState
-from ..state import StateReads
+from ..state import Draft, StateReads
 from .outcome import Outcome
 
-State = TypeVar("State", bound=StateReads)
+
+class Rolled(NamedTuple):
+    """A check thrown: its record (or why the character could not attempt it untrained), who
+    threw it (None: nobody the check could name), and their live state before and after (a
+    check paid for from a pool changes it)."""
+
+    result: CheckRecord | Untrained
+    character: Character | None
+    before: LiveState
+    after: LiveState
 
 
-def run_check(command: CheckCommand, game: State, dice: Dice) -> tuple[State, Outcome]:
-    """A character nobody can name rolls plain dice with no modifier on a sum (never a guessed
+def roll(game: StateReads, request: CheckRequest, dice: Dice) -> Rolled | Outcome:
+    """The check thrown as the sheet stands in `game`, which it does not change, or its refusal.
+
+    A character nobody can name rolls plain dice with no modifier on a sum (never a guessed
     sheet), and its receipt and the line the Game Master reads next say so, with the names it can
     use; on a dice pool, where that would throw no dice, a check naming nothing is refused."""
     if game.ruleset is None:
-        return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
-    unknown = unknown_difficulty(game.ruleset.definition.resolution, command.check)
+        return Outcome.refused(Reason.NO_SHEET, "this game has no ruleset to check against")
+    unknown = unknown_difficulty(game.ruleset.definition.resolution, request)
     if unknown:
-        return game, Outcome.refused(Reason.UNKNOWN_DIFFICULTY, unknown)
+        return Outcome.refused(Reason.UNKNOWN_DIFFICULTY, unknown)
     try:
-        character = game.character(command.check.who)
+        character: Character | None = game.character(request.who)
     except LookupError:
         character = None
-    nothing = names_nothing(game.ruleset, command.check, character, game.characters)
+    nothing = names_nothing(game.ruleset, request, character, game.characters)
     if nothing:
-        return game, Outcome.refused(Reason(nothing[0]), nothing[1])
-    live = game.live_of(character) if character is not None else LiveState()
-    result, changed = roll_check(game.ruleset, character, live, command.check, dice)
-    if character is not None and changed is not live:
-        game = game.with_live(character.key, changed)
+        return Outcome.refused(Reason(nothing[0]), nothing[1])
+    before = game.live_of(character) if character is not None else LiveState()
+    result, after = roll_check(game.ruleset, character, before, request, dice)
+    return Rolled(result, character, before, after)
+
+
+def run_check(command: CheckCommand, game: Draft[Any], dice: Dice) -> Outcome:
+    """A check tag in a reply, thrown on the draft: a spend it pays changes the draft."""
+    rolled = roll(game, command.check, dice)
+    if isinstance(rolled, Outcome):
+        return rolled
+    result, character = rolled.result, rolled.character
+    if character is not None and rolled.after is not rolled.before:
+        game.set_live(character.key, rolled.after)
     if isinstance(result, Untrained):
-        return game, Outcome(None, Reason.UNTRAINED, result.summary, None, result.tag)
+        return Outcome(None, Reason.UNTRAINED, result.summary, None, result.tag)
     summary = result.summary
     if result.sheet == "none":
         summary += " " + usable_names(game)
-    return game, Outcome(
-        now=summary, tag=result.tag, detail=_parts(result), succeeded=result.succeeded
-    )
+    return Outcome(now=summary, tag=result.tag, detail=_parts(result), succeeded=result.succeeded)
 
 
 def usable_names(game: StateReads) -> str:

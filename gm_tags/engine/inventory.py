@@ -26,13 +26,13 @@ from ..commands.inventory import InventoryCommand
 from ..reasons import Reason
 from ..ruleset.checks_items import stat_problem
 from ..sheet.inventory import Stack
-from ..state import StateReads
+from ..state import Draft, draft_of
 from .bags import Bag, bag_named, cursed
 from .money import run_money
 from .outcome import Outcome
 
 
-def run_inventory(command: InventoryCommand, state: StateReads) -> Outcome:
+def run_inventory(command: InventoryCommand, state: Draft[Any]) -> Outcome:
     """Run `command` against `state` (a draft, changed in place when it applies)."""
     bag = bag_named(state, command.who)
     if isinstance(bag, Outcome):
@@ -54,7 +54,7 @@ def _add(command: InventoryCommand, bag: Bag) -> Outcome:
     refused = bag.cannot_hold(inventory)
     if refused is not None:
         return refused
-    bag.state.with_inventory(inventory)
+    draft_of(bag.state).set_inventory(inventory)
     return _held(bag, like)
 
 
@@ -129,7 +129,7 @@ def _remove(command: InventoryCommand, bag: Bag) -> Outcome:
     inventory, taken = bag.taken(stacks, command.count)
     if not taken:
         return Outcome.refused(Reason.CURSED, f"{stacks[0].shown} is bound and will not come off")
-    bag.state.with_inventory(inventory)
+    draft_of(bag.state).set_inventory(inventory)
     return _held(bag, stacks[0])
 
 
@@ -151,7 +151,7 @@ def _give(command: InventoryCommand, bag: Bag) -> Outcome:
     refused = receiver.cannot_hold(after)
     if refused is not None:
         return refused
-    bag.state.with_inventory(after)
+    draft_of(bag.state).set_inventory(after)
     return _held(receiver, given)
 
 
@@ -245,13 +245,13 @@ def _use(command: InventoryCommand, bag: Bag) -> Outcome:
         return Outcome(now=str(left))
     if use.get("consumes"):
         inventory, _ = bag.taken([stack], 1)
-        bag.state.with_inventory(inventory)
+        draft_of(bag.state).set_inventory(inventory)
     return _held(bag, stack)
 
 
 def _swap(bag: Bag, old: Stack, new: Stack) -> None:
     stacks = [new if stack.id == old.id else stack for stack in bag.state.inventory.stacks]
-    bag.state.with_inventory(bag.state.inventory.with_stacks(stacks))
+    draft_of(bag.state).set_inventory(bag.state.inventory.with_stacks(stacks))
 
 
 def _held(bag: Bag, like: Stack) -> Outcome:

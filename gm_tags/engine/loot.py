@@ -6,17 +6,19 @@ its `weight` against the others; what comes up, and the table's money, goes into
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..commands.inventory import LootCommand
 from ..dice import Dice
 from ..reasons import Reason
 from ..sheet.inventory import Stack, item_key
 from ..sheet.item_book import money_text
-from ..state import StateReads
+from ..state import Draft
 from .bags import bag_named
 from .outcome import Outcome
 
 
-def run_loot(command: LootCommand, state: StateReads, dice: Dice) -> Outcome:
+def run_loot(command: LootCommand, state: Draft[Any], dice: Dice) -> Outcome:
     bag = bag_named(state, command.who)
     if isinstance(bag, Outcome):
         return bag
@@ -61,5 +63,5 @@ def run_loot(command: LootCommand, state: StateReads, dice: Dice) -> Outcome:
     refused = bag.cannot_hold(inventory)
     if refused is not None:
         return refused
-    state.with_inventory(inventory)
+    state.set_inventory(inventory)
     return Outcome(now="; ".join(found_words))

@@ -17,6 +17,7 @@ from ..reasons import Reason
 from ..ruleset.items import Currency, Items
 from ..sheet.inventory import Inventory, Stack
 from ..sheet.item_book import money_text
+from ..state import draft_of
 from .bags import Bag
 from .outcome import Outcome
 
@@ -42,7 +43,7 @@ def run_money(command: InventoryCommand, bag: Bag) -> Outcome:
     refused = bag.cannot_hold(inventory)
     if refused is not None:
         return refused
-    bag.state.with_inventory(inventory)
+    draft_of(bag.state).set_inventory(inventory)
     return Outcome(now=money_text(family, after))
 
 
@@ -81,7 +82,7 @@ def _buy(command: InventoryCommand, bag: Bag, items: Items) -> Outcome:
     refused = bag.cannot_hold(inventory)
     if refused is not None:
         return refused
-    bag.state.with_inventory(inventory)
+    draft_of(bag.state).set_inventory(inventory)
     return Outcome(now=str(bag.count(Stack("", book_item.name, 1, item=book_item.id))))
 
 

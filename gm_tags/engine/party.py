@@ -4,39 +4,37 @@ state, under the same arithmetic as a character's pools) and advancing the field
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from ..commands.sheet import PartyCommand
 from ..reasons import Reason
 from ..ruleset.sheet import NumberField
-from ..state import StateReads
+from ..state import Draft
 from ..text import unsafe_reason
 from .naming import by_name
 from .outcome import Outcome
 from .pools import find_pool, run_pool
 
-State = TypeVar("State", bound=StateReads)
 
-
-def run_party(command: PartyCommand, game: State) -> tuple[State, Outcome]:
+def run_party(command: PartyCommand, game: Draft[Any]) -> Outcome:
+    """Run `command` on the party sheet of the draft, which it changes in place when it applies."""
     party = game.ruleset.definition.party if game.ruleset is not None else None
     request = command.request_for(None)
     if party is None:
-        return game, Outcome.refused(
-            Reason.UNKNOWN_SHEET, "this ruleset has no party sheet", request
-        )
+        return Outcome.refused(Reason.UNKNOWN_SHEET, "this ruleset has no party sheet", request)
     if command.op != "advance":
         found = find_pool(game.party_pools(), command.pool or "")
         if isinstance(found, Outcome):
-            return game, found._replace(request=request)
+            return found._replace(request=request)
         result = run_pool(command, found, game.party_live)  # type: ignore[arg-type]
         if isinstance(result, Outcome):
-            return game, result._replace(request=request)
-        return game.with_party_live(result[0]), Outcome(now=result[1], request=request)
+            return result._replace(request=request)
+        game.set_party_live(result[0])
+        return Outcome(now=result[1], request=request)
     field = by_name(party.fields, command.field or "")
     if field is None:
         offered = ", ".join(f.label for f in party.fields)
-        return game, Outcome.refused(
+        return Outcome.refused(
             Reason.UNKNOWN_FIELD,
             f"the party sheet has no field {command.field!r}; it has {offered}",
             request,
@@ -49,12 +47,12 @@ def run_party(command: PartyCommand, game: State) -> tuple[State, Outcome]:
             if field.id in computed
             else "is not one advancement names"
         )
-        return game, Outcome.refused(Reason.NO_ADVANCEMENT, f"{field.label} {why}", request)
+        return Outcome.refused(Reason.NO_ADVANCEMENT, f"{field.label} {why}", request)
     value, problem = _advanced(field, game.party_value(field.id), command)
     if problem:
-        return game, Outcome.refused(Reason.BAD_VALUE, problem, request)
-    changed = game.with_party_field(field.id, value)
-    return changed, Outcome(now=f"{field.label} {_shown(value)}", request=request)
+        return Outcome.refused(Reason.BAD_VALUE, problem, request)
+    game.set_party_field(field.id, value)
+    return Outcome(now=f"{field.label} {_shown(value)}", request=request)
 
 
 def _advanced(field: Any, current: Any, command: PartyCommand) -> tuple[Any, str]:

@@ -9,7 +9,7 @@ nothing. For the party, each member's result is written into one `now` (`Mira 3/
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from ..commands.sheet import (
     ConditionCommand,
@@ -29,7 +29,7 @@ from ..sheet.build import hidden
 from ..sheet.character import Character
 from ..sheet.live import LiveState
 from ..sheet.plan import plan_for, track_value
-from ..state import StateReads
+from ..state import Draft
 from ..text import NOW_LIMIT
 from .bags import recharged
 from .entries import climb, find_entry, pay
@@ -40,18 +40,17 @@ from .rests import run_rest
 from .targets import targets
 from .wounds import run_wound
 
-State = TypeVar("State", bound=StateReads)
-
 Result = tuple[LiveState, str] | Outcome
 Op = Callable[[Any, Ruleset, Character, LiveState], Result]
 
 
-def run_sheet(command: SheetCommand, game: State) -> tuple[State, Outcome]:
+def run_sheet(command: SheetCommand, game: Draft[Any]) -> Outcome:
+    """Run `command` on the draft, which it changes in place when it applies."""
     if game.ruleset is None:
-        return game, Outcome.refused(Reason.NO_SHEET, "this game has no ruleset, so no sheets")
+        return Outcome.refused(Reason.NO_SHEET, "this game has no ruleset, so no sheets")
     found = targets(game, command.who)
     if isinstance(found, Outcome):
-        return game, found
+        return found
     members, who = found
     op = _op_for(command)
     results: list[tuple[Character, Result]] = []
@@ -60,23 +59,24 @@ def run_sheet(command: SheetCommand, game: State) -> tuple[State, Outcome]:
     request = command.request_for(who)
     for character, result in results:
         if not isinstance(result, Outcome):
-            game = game.with_live(character.key, result[0])
+            game.set_live(character.key, result[0])
     if isinstance(command, RestCommand):
-        game = _recharge(game, command, [c for c, r in results if not isinstance(r, Outcome)])
+        _recharge(game, command, [c for c, r in results if not isinstance(r, Outcome)])
     if who != PARTY:
         result = results[0][1]
         if isinstance(result, Outcome):
-            return game, result._replace(request=request)
-        return game, Outcome(now=result[1], request=request)
-    return game, _party_outcome(results, request)
+            return result._replace(request=request)
+        return Outcome(now=result[1], request=request)
+    return _party_outcome(results, request)
 
 
-def _recharge(game: State, command: RestCommand, resting: list[Character]) -> State:
+def _recharge(game: Draft[Any], command: RestCommand, resting: list[Character]) -> None:
     """Items whose charges recharge on the rest get them back (docs/inventory.md)."""
     assert game.ruleset is not None
     rest = by_name(game.ruleset.definition.rests, command.rest)
     inventory = recharged(game, resting, rest.id) if rest is not None and resting else None
-    return game if inventory is None else game.with_inventory(inventory)
+    if inventory is not None:
+        game.set_inventory(inventory)
 
 
 def _party_outcome(results: Sequence[tuple[Character, Result]], request: Any) -> Outcome:

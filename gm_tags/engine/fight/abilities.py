@@ -19,7 +19,7 @@ from ...ruleset.loader import Ruleset
 from ...ruleset.mechanics import Amount
 from ...sheet.build import list_rows
 from ...sheet.character import Character, SheetView
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from ..entries import Owned, Paid, owned_entries, pay
 from ..outcome import Outcome
 from .encounter import Combatant
@@ -163,7 +163,7 @@ def use(game: StateReads, character: Character, option: Option) -> Use | Outcome
     if isinstance(paid, Outcome):
         return paid
     live, pools = paid
-    game.with_live(character.key, live)
+    draft_of(game).set_live(character.key, live)
     return Use(", ".join(_paid(p) for p in pools), tuple((p.pool.key, p.amount) for p in pools))
 
 
@@ -218,7 +218,7 @@ def put_on(
         )
         return replace(target, conditions=held, timed=MappingProxyType(timed))
     character = next(c for c in game.characters if c.key == target.id)
-    game.with_live(character.key, game.live_of(character).with_condition(condition, True))
+    draft_of(game).set_live(character.key, game.live_of(character).with_condition(condition, True))
     return replace(target, timed=MappingProxyType(timed))
 
 

@@ -14,7 +14,7 @@ from ...dice import Dice
 from ...ruleset.combat import Combat
 from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from .abilities import put_on
 from .concentration import shaken
 from .dying import fall, hurt_while_down
@@ -312,7 +312,7 @@ def _conditions_after(
                 live = live.with_condition(condition, False)
                 timed.pop(condition, None)
         if live is not game.live_of(character):
-            game.with_live(character.key, live)
+            draft_of(game).set_live(character.key, live)
         target = replace(target, timed=MappingProxyType(timed))
     for condition, rounds in applies:
         if condition in ruleset.index.conditions:

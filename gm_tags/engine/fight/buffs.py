@@ -20,7 +20,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from ...commands.sheet import PoolCommand
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from ..outcome import Outcome
 from ..pools import find_pool, pools_of, run_pool
 from .abilities import put_on, rolled
@@ -75,7 +75,7 @@ def _temporary(game: StateReads, target: Combatant, amount: int) -> str:
     result = run_pool(command, pool, game.live_of(character))
     if isinstance(result, Outcome):
         return f"{amount} temporary points, refused: {result.detail}"
-    game.with_live(character.key, result[0])
+    draft_of(game).set_live(character.key, result[0])
     return f"{amount} temporary points ({result[1]})"
 
 

@@ -22,7 +22,7 @@ from ...commands.sheet import TrackCommand
 from ...dice import Dice
 from ...ruleset.combat import Dying
 from ...sheet.character import Character, SheetView
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from ..sheet import run_sheet
 from .encounter import Combatant
 from .health import mend
@@ -130,14 +130,16 @@ def _count(
 ) -> None:
     who = _character(game, combatant).name
     for track, value in ((rule.successes, successes), (rule.failures, failures)):
-        run_sheet(TrackCommand(who, "track", (), track=track, to=value, by=None), game)
+        run_sheet(TrackCommand(who, "track", (), track=track, to=value, by=None), draft_of(game))
 
 
 def _condition(game: StateReads, combatant: Combatant, rule: Dying, on: bool) -> None:
     if rule.condition is None:
         return
     character = _character(game, combatant)
-    game.with_live(character.key, game.live_of(character).with_condition(rule.condition, on))
+    draft_of(game).set_live(
+        character.key, game.live_of(character).with_condition(rule.condition, on)
+    )
 
 
 def _view(game: StateReads, combatant: Combatant) -> SheetView:

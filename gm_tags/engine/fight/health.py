@@ -16,7 +16,7 @@ from ...ruleset.loader import Ruleset
 from ...sheet.character import Character
 from ...sheet.live import LiveState, Wounds
 from ...sheet.wounds import filled
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from ..naming import by_name
 from ..outcome import Outcome
 from ..pools import find_pool, pools_of, run_pool
@@ -88,7 +88,7 @@ def hurt(game: StateReads, combatant: Combatant, amount: int, kind: str | None) 
             # FT-3: a blow no box can take puts the character down.
             taken = replace(combatant, down=True)
             return Hurt(taken, f"{combatant.name} taken out (no box takes the blow)", True)
-        game.with_live(character.key, result[0])
+        draft_of(game).set_live(character.key, result[0])
         return Hurt(combatant, f"{combatant.name} {result[1]}", not standing(game, combatant))
     command = PoolCommand(None, "damage", (), pool=combat.health.pool or "", amount=amount)
     return _on_pool(game, combatant, ruleset, character, live, command)
@@ -114,7 +114,7 @@ def mend(game: StateReads, combatant: Combatant, amount: int) -> Hurt:
         wounds = shape.settled(live.wounds.get(track.id) or Wounds())
         healed = heal(shape, Wounds(wounds.marks, 0), None, 1)
         after = Wounds(healed.marks, wounds.overflow)
-        game.with_live(character.key, live.with_wounds(track.id, after))
+        draft_of(game).set_live(character.key, live.with_wounds(track.id, after))
         return Hurt(revived, f"{combatant.name} {shape.now(after)}", not standing(game, revived))
     command = PoolCommand(None, "restore", (), pool=combat.health.pool or "", amount=amount)
     return _on_pool(game, revived, ruleset, character, live, command)
@@ -134,7 +134,7 @@ def _on_pool(
     result = run_pool(command, pool, live)
     if isinstance(result, Outcome):
         return Hurt(combatant, f"{combatant.name} {pool.label} unchanged", False)
-    game.with_live(character.key, result[0])
+    draft_of(game).set_live(character.key, result[0])
     line = f"{combatant.name} {pool.label} {result[1]}"
     return Hurt(combatant, line, not standing(game, combatant))
 

@@ -14,7 +14,7 @@ from ...dice import Dice
 from ...names import normalize_name
 from ...reasons import Reason
 from ...ruleset.combat import Combat
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
 from .buffs import bolster
@@ -52,7 +52,7 @@ def run_fight(command: FightCommand, game: StateReads, dice: Dice) -> Outcome:
     if fight is None:
         return Outcome.refused(Reason.NO_FIGHT, "no fight runs; begin one with op=begin")
     if command.op == "end":
-        game.with_fight(None)
+        draft_of(game).set_fight(None)
         ended = f"the fight ended in round {fight.round}"
         return Outcome(now=ended + (f" ({fight.outcome})" if fight.outcome else ""))
     if command.op == "next":
@@ -61,7 +61,7 @@ def run_fight(command: FightCommand, game: StateReads, dice: Dice) -> Outcome:
             fight = picker(game, fight, dice, lines)
         fight = advance(game, combat, fight, dice, lines)
         fight = engine_turns(game, fight, combat, dice, lines)
-        game.with_fight(fight)
+        draft_of(game).set_fight(fight)
         return _told(game, fight, lines)
     if fight.outcome is not None:
         return Outcome.refused(Reason.FIGHT_OVER, f"the fight is over ({fight.outcome}); end it")
@@ -88,7 +88,7 @@ def _begin(command: FightCommand, game: StateReads, combat: Combat, dice: Dice) 
     fight = replace(Encounter(tuple(fallen), order).logged(*lines), turn=-1)
     fight = advance(game, combat, fight, dice, lines)
     fight = engine_turns(game, fight, combat, dice, lines)
-    game.with_fight(fight)
+    draft_of(game).set_fight(fight)
     return _told(game, fight, lines)
 
 
@@ -122,7 +122,7 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         if isinstance(taken, Outcome):
             return taken
         fight, line = taken
-        game.with_fight(fight.logged(line))
+        draft_of(game).set_fight(fight.logged(line))
         return Outcome(now=line)
     if chosen.kind == "ability" and not runs(chosen):
         return Outcome.refused(
@@ -175,7 +175,7 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight, held = start(game, fight, fight.get(actor.id), chosen, fight.get(target.id))
         line += released + held
     fight = settled(game, fight)
-    game.with_fight(fight.logged(line))
+    draft_of(game).set_fight(fight.logged(line))
     return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""))
 
 

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from ...dice import Dice
 from ...ruleset.combat import Combat
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from .abilities import spend_key
 from .blows import Blow, strike
 from .concentration import end
@@ -157,7 +157,7 @@ def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter
         live = game.live_of(character)
         for condition in set(actor.timed) - set(timed):
             live = live.with_condition(condition, False)
-        game.with_live(character.key, live)
+        draft_of(game).set_live(character.key, live)
     started = replace(actor, spent=MappingProxyType(kept), timed=MappingProxyType(timed))
     return fight.with_combatant(started)
 

@@ -19,7 +19,7 @@ from ..family import Family
 def run(command: ClockCommand, draft: Draft[Any], dice: Dice) -> Outcome:
     settings = draft.ruleset.definition.clocks if draft.ruleset is not None else None
     clocks, outcome = run_clock(command, draft.clocks, settings)
-    draft.with_clocks(clocks)
+    draft.set_clocks(clocks)
     return outcome
 
 

@@ -23,8 +23,8 @@ _TARGETS = ("pool", "track", "condition", "state", "field", "rest", "name")
 
 def run(command: SheetCommand, draft: Draft[Any], dice: Dice) -> Outcome:
     if isinstance(command, PartyCommand):
-        return run_party(command, draft)[1]
-    return run_sheet(command, draft)[1]
+        return run_party(command, draft)
+    return run_sheet(command, draft)
 
 
 def words(request: Mapping[str, str | None]) -> list[str]:

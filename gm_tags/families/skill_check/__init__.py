@@ -18,7 +18,7 @@ from ..family import Family
 
 
 def run(command: CheckCommand, draft: Draft[Any], dice: Dice) -> Outcome:
-    return run_check(command, draft, dice)[1]
+    return run_check(command, draft, dice)
 
 
 def words(request: Mapping[str, str | None]) -> list[str]:

@@ -40,7 +40,7 @@ def run(command: Omen, draft: Draft[Any], dice: Dice) -> Outcome:
     others = [clock for clock in draft.clocks if clock.name != command.sign]
     found = next((clock for clock in draft.clocks if clock.name == command.sign), None)
     clock = Clock(command.sign, 4, found.filled + 1 if found else 0)
-    draft.with_clocks((*others, clock))
+    draft.set_clocks((*others, clock))
     return Outcome(now=f"{clock.filled}/{clock.size}")
 
 
