@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from ...dice import Dice
 from ...ruleset.combat import Concentration
-from ...state import StateReads
+from ...state import StateReads, draft_of
 from .encounter import Combatant, Encounter
 from .rolls import Option
 from .saves import saving_throw
@@ -61,7 +61,9 @@ def start(
     applied = [entry.condition for entry in mechanics.applies or ()]
     held = tuple((now.id, condition) for condition in applied if _on(game, now, condition))
     character = next(c for c in game.characters if c.key == caster.id)
-    game.with_live(character.key, game.live_of(character).with_text(rule.text, option.label))
+    draft_of(game).set_live(
+        character.key, game.live_of(character).with_text(rule.text, option.label)
+    )
     fight = fight.with_combatant(replace(fight.get(caster.id), holds=held))
     return fight, f"; {caster.name} concentrates on {option.label}"
 
@@ -88,7 +90,7 @@ def end(game: StateReads, fight: Encounter, caster_id: str, reason: str) -> tupl
     held = holding(game, caster)
     if rule is not None and caster.side == "party":
         character = next(c for c in game.characters if c.key == caster.id)
-        game.with_live(character.key, game.live_of(character).with_text(rule.text, ""))
+        draft_of(game).set_live(character.key, game.live_of(character).with_text(rule.text, ""))
     for member_id, condition in caster.holds:
         fight = fight.with_combatant(_off(game, fight.get(member_id), condition))
     fight = fight.with_combatant(replace(fight.get(caster_id), holds=()))
@@ -101,7 +103,7 @@ def _off(game: StateReads, member: Combatant, condition: str) -> Combatant:
         kept = tuple(c for c in member.conditions if c != condition)
         return replace(member, conditions=kept, timed=timed)
     character = next(c for c in game.characters if c.key == member.id)
-    game.with_live(character.key, game.live_of(character).with_condition(condition, False))
+    draft_of(game).set_live(character.key, game.live_of(character).with_condition(condition, False))
     return replace(member, timed=timed)
 
 
