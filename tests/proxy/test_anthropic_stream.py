@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.proxy.inprocess import proxy_app_for
+from tests.proxy.test_outcomes import REPLY
 from tests.proxy.test_proxy import starting_game, tick
 
 TOOL = {"type": "tool_use", "id": "toolu_1", "name": "roll", "input": {}}
@@ -90,13 +91,10 @@ def proxied(
         yield opened
 
 
-def events(client: TestClient, text: str, stream: bool = True) -> list[dict[str, Any]]:
-    body = {
-        "model": "m",
-        "max_tokens": 9,
-        "messages": [{"role": "user", "content": text}],
-        "stream": stream,
-    }
+def events(client: TestClient, said: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of a streamed answer to `said` (one user message's text, or the messages)."""
+    messages = [{"role": "user", "content": said}] if isinstance(said, str) else said
+    body = {"model": "m", "max_tokens": 9, "messages": messages, "stream": True}
     got = []
     with client.stream("POST", "/v1/messages", json=body) as answer:
         for line in answer.iter_lines():
@@ -229,3 +227,30 @@ def test_the_proxys_own_key_goes_as_x_api_key_in_place_of_the_clients(
     got = upstream.headers[-1]
     assert (got["x-api-key"], got.get("authorization")) == ("sk-ant-proxy", None)
     assert (got["anthropic-beta"], got["anthropic-version"]) == ("b1", "2023-06-01")
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_with_outcomes_shown_a_continue_starts_a_line_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stream: bool
+) -> None:
+    more = 'Dogs bark. [clock: name="Alarm raised" tick="1"] They run.'
+    upstream = Scripted()
+    upstream.queue += [
+        message([text_block(REPLY)]),
+        streamed((text_block(""), [more[:9], more[9:]])),
+    ]
+    if not stream:
+        upstream.queue[1] = message([text_block(more)])
+    options = {"anthropic_upstream": "http://up.invalid", "show_outcomes": True}
+    with proxy_app_for(tmp_path / "o.db", monkeypatch, upstream, **options) as (client, _):
+        first = [{"role": "user", "content": "We climb the wall."}]
+        body = {"model": "m", "max_tokens": 9, "messages": first}
+        told = client.post("/v1/messages", json=body).json()["content"][0]["text"]
+        assert told.endswith("\n\n\u2699 Alarm raised 3/6 \u00b7 Mira: Stress 7/9")
+        again = [*first, {"role": "assistant", "content": told}]
+        if stream:
+            added = shown(events(client, again))
+        else:
+            body = {"model": "m", "max_tokens": 9, "messages": again}
+            added = client.post("/v1/messages", json=body).json()["content"][0]["text"]
+    assert added == "\n\nDogs bark. They run.\n\n\u2699 Alarm raised 4/6"

@@ -35,7 +35,7 @@ from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of
 from ..messages import with_reminder
 from ..requests import Refused, check_content, is_part, json_object, read_body, with_role
-from ..transcript import conversation
+from ..transcript import conversation, opening
 from .anthropic_stream import events, whole_message
 
 NAME = "Anthropic Messages"
@@ -87,7 +87,8 @@ async def messages(request: Request) -> Response:
         "system": with_section(body.get("system"), plan.game.system_prompt(hop.budget).text),
         "messages": with_reminder(body["messages"], plan.game.reminder()),
     }
-    turn = hop.pending(request, chats, named, said, plan, stream=stream)
+    opens = opening(_story(body["messages"]))
+    turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opens)
     return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
 
 

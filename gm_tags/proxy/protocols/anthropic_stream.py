@@ -35,8 +35,9 @@ class _Reading:
     """One streamed answer's lines read into the events the client gets. It runs in a worker
     thread, a network read's lines at a time, so the event loop only relays bytes."""
 
-    def __init__(self, stream: ReplyStream[Game], cap: int) -> None:
+    def __init__(self, stream: ReplyStream[Game], cap: int, opening: str = "") -> None:
         self.stream, self.cap = stream, cap
+        self.opening = opening  # what the narration starts with (`transcript.opening`)
         self.text_blocks: set[int] = set()
         self.last_block = -1
         self.open_text: int | None = None  # a text block started and not stopped
@@ -99,7 +100,7 @@ class _Reading:
             self.text_blocks.add(index)
             self.open_text = index
             text = block.get("text") or ""
-            piece = self.stream.feed(text) if text else ""
+            piece = self.shown(self.stream.feed(text) if text else "")
             event = {**event, "content_block": {**block, "text": piece}}
         return [*shown, sse(event)]
 
@@ -107,10 +108,17 @@ class _Reading:
         delta = event["delta"]
         if delta["type"] != "text_delta":
             return [sse(event)]  # citations and the like: not the reply's text
-        piece = self.stream.feed(delta["text"])
+        piece = self.shown(self.stream.feed(delta["text"]))
         self.cut = len(self.stream.text) > self.cap
         self.done = self.cut
         return [sse({**event, "delta": {**delta, "text": piece}})] if piece else []
+
+    def shown(self, piece: str) -> str:
+        """A piece of the narration as the client gets it: the first one after the opening."""
+        if not piece or not self.opening:
+            return piece
+        opening, self.opening = self.opening, ""
+        return opening + piece
 
     def ending(self, rest: str, summary: dict[str, Any]) -> list[str]:
         """The events after the last one read: the rest of the narration in the last text
@@ -147,7 +155,7 @@ class _Reading:
 
 def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
     """The upstream's stream as the client reads it (`streaming.Relay`)."""
-    reading = _Reading(turn.streams[0], cap)
+    reading = _Reading(turn.streams[0], cap, turn.opening)
     return Relay(
         answer,
         turn,
@@ -160,7 +168,7 @@ def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
 
 def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
     """The last events, the turn written."""
-    rest = "" if reading.cut else reading.stream.finish()[0]
+    rest = "" if reading.cut else reading.shown(reading.stream.finish()[0])
     turn.land(reading.cut)
     return reading.ending(rest + turn.shown_after(0), turn.summary(reading.cut))
 
@@ -183,7 +191,8 @@ def whole_message(message: Any, turn: PendingTurn, cap: int) -> dict[str, Any] |
         turn.streams[0].feed(reply[:cap])
     landed = turn.land(stopped)
     if landed is not None:
-        narration = landed.turns[0].narration + turn.shown_after(0)
+        narration = landed.turns[0].narration
+        narration = (turn.opening if narration else "") + narration + turn.shown_after(0)
         first = texts[0]
         message["content"] = [
             {**block, "text": narration} if block is first else block
