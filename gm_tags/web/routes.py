@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
@@ -33,56 +33,73 @@ STATIC = Path(__file__).parent / "static"
 OPEN_PATHS = frozenset({"/"})
 OPEN_PREFIXES = ("/static/", "/play/")
 
+router = APIRouter()
+
 
 def install_play_page(app: FastAPI, watcher: Watcher) -> None:
+    """The play page's routes on `app`, its event streams told of changes by `watcher`."""
+    app.state.watcher = watcher
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(router)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def chats_page() -> HTMLResponse:
-        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
-    @app.get("/play/{chat_id}", response_class=HTMLResponse, include_in_schema=False)
-    def play_page(chat_id: str, request: Request) -> HTMLResponse:
-        if request.state.tenant is not None:  # known without a key: 404 for no such chat
-            tenant_chats(request).read(chat_id)
-        page = (STATIC / "play.html").read_text(encoding="utf-8")
-        return HTMLResponse(page.replace("{{chat}}", html.escape(chat_id, quote=True)))
+def _watcher(request: Request) -> Watcher:
+    watcher: Watcher = request.app.state.watcher
+    return watcher
 
-    @app.get("/games/{chat_id}/view")
-    def view(chat_id: str, chats: Tenant) -> dict[str, Any]:
-        """What the play page shows of a chat (docs/play.md)."""
-        chat, revision = chats.read_at(chat_id)
-        return chat_view(chat_id, chat, revision)
 
-    @app.get("/games/{chat_id}/story")
-    def story(
-        chat_id: str,
-        chats: Tenant,
-        before: int | None = Query(default=None, ge=0),
-        limit: int = Query(default=STORY_PAGE, ge=1, le=200),
-    ) -> dict[str, Any]:
-        """The story read back a page at a time: the `limit` messages before message `before`
-        (the newest when left out), and where the page before them ends (docs/play.md)."""
-        return story_page(chats.read(chat_id), before, limit)
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def chats_page() -> HTMLResponse:
+    return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
-    @app.get("/games/{chat_id}/events", include_in_schema=False)
-    async def events(chat_id: str, chats: Tenant) -> EventStream:
-        start = await anyio.to_thread.run_sync(chats.revision, chat_id)
-        return EventStream(watcher, chats.stored(chat_id), chats.tenant, start)
 
-    @app.post("/games/{chat_id}/box")
-    def set_box(chat_id: str, body: BoxIn, chats: Tenant) -> EditOut:
-        """Mark or clear one wound box by hand (on an indexed track any clear box, WB-10); a
-        refused one changes nothing and is answered 200 with its reason."""
-        chat, edit = chats.step(
-            chat_id, lambda chat: chat.set_box(body.who, body.track, body.box, body.kind)
-        )
-        return EditOut.of(chat, edit)
+@router.get("/play/{chat_id}", response_class=HTMLResponse, include_in_schema=False)
+def play_page(chat_id: str, request: Request) -> HTMLResponse:
+    if request.state.tenant is not None:  # known without a key: 404 for no such chat
+        tenant_chats(request).read(chat_id)
+    page = (STATIC / "play.html").read_text(encoding="utf-8")
+    return HTMLResponse(page.replace("{{chat}}", html.escape(chat_id, quote=True)))
 
-    @app.post("/games/{chat_id}/state")
-    def set_state(chat_id: str, body: StateIn, chats: Tenant) -> EditOut:
-        """Pick a live state's value (ST-9); a refused pick changes nothing."""
-        chat, edit = chats.step(
-            chat_id, lambda chat: chat.set_state(body.who, body.state, body.value)
-        )
-        return EditOut.of(chat, edit)
+
+@router.get("/games/{chat_id}/view")
+def view(chat_id: str, chats: Tenant) -> dict[str, Any]:
+    """What the play page shows of a chat (docs/play.md)."""
+    chat, revision = chats.read_at(chat_id)
+    return chat_view(chat_id, chat, revision)
+
+
+@router.get("/games/{chat_id}/story")
+def story(
+    chat_id: str,
+    chats: Tenant,
+    before: int | None = Query(default=None, ge=0),
+    limit: int = Query(default=STORY_PAGE, ge=1, le=200),
+) -> dict[str, Any]:
+    """The story read back a page at a time: the `limit` messages before message `before`
+    (the newest when left out), and where the page before them ends (docs/play.md)."""
+    return story_page(chats.read(chat_id), before, limit)
+
+
+@router.get("/games/{chat_id}/events", include_in_schema=False)
+async def events(
+    chat_id: str, chats: Tenant, watcher: Annotated[Watcher, Depends(_watcher)]
+) -> EventStream:
+    start = await anyio.to_thread.run_sync(chats.revision, chat_id)
+    return EventStream(watcher, chats.stored(chat_id), chats.tenant, start)
+
+
+@router.post("/games/{chat_id}/box")
+def set_box(chat_id: str, body: BoxIn, chats: Tenant) -> EditOut:
+    """Mark or clear one wound box by hand (on an indexed track any clear box, WB-10); a
+    refused one changes nothing and is answered 200 with its reason."""
+    chat, edit = chats.step(
+        chat_id, lambda chat: chat.set_box(body.who, body.track, body.box, body.kind)
+    )
+    return EditOut.of(chat, edit)
+
+
+@router.post("/games/{chat_id}/state")
+def set_state(chat_id: str, body: StateIn, chats: Tenant) -> EditOut:
+    """Pick a live state's value (ST-9); a refused pick changes nothing."""
+    chat, edit = chats.step(chat_id, lambda chat: chat.set_state(body.who, body.state, body.value))
+    return EditOut.of(chat, edit)
