@@ -57,10 +57,12 @@ def _running_lines(combat: Combat) -> list[str]:
         "A fight runs. Only whoever is on turn acts, with one of the options listed for them:",
         '- Attack: [fight: op="attack" who="Name" target="Name" with="option"]',
     ]
-    if combat.standard:
+    others = [*(combat.standard or ()), *(c.label for c in combat.contests or ())]
+    if others:
         lines.append(
-            "- Another option (" + ", ".join(safe(s) for s in combat.standard[:8]) + "): "
-            '[fight: op="act" who="Name" with="option"] (help names the ally with target=)'
+            "- Another option (" + ", ".join(safe(s) for s in others[:10]) + "): "
+            '[fight: op="act" who="Name" with="option" target="Name"] (help names an ally; '
+            "a contest an opponent)"
         )
     return [
         *lines,

@@ -85,6 +85,7 @@ class CombatChecks(Reporter):
                     self.ref(read, (*path, key))
         if combat.dying is not None:
             self.dying(combat)
+        self.contests(combat)
         if combat.concentration is not None:
             held = combat.concentration
             self.exists(index.text, held.text, (*at, "concentration", "text"), "live text")
@@ -111,6 +112,33 @@ class CombatChecks(Reporter):
                             (*at, "threat", "tiers", position, key),
                             f"the lowest is above the highest: {pair}",
                         )
+
+    def contests(self, combat: Combat) -> None:
+        at = ("combat",)
+        checks = {check.id: check for check in combat.checks or []}
+        self.unique(combat.checks or [], (*at, "checks"))
+        for position, check in enumerate(combat.checks or []):
+            self.ref(check.value, (*at, "checks", position, "value"))
+        self.unique(combat.contests or [], (*at, "contests"))
+        conditions = self.index.conditions
+        for position, contest in enumerate(combat.contests or []):
+            path: Path = (*at, "contests", position)
+            self.budget(combat, contest.budget, (*path, "budget"))
+            for side in ("attacker", "defender"):
+                for n, check in enumerate(getattr(contest, side).checks):
+                    self.exists(checks, check, (*path, side, "checks", n), "fight check")
+            if contest.from_ is not None:
+                self.exists(
+                    conditions, contest.from_.holding, (*path, "from", "holding"), "condition"
+                )
+            for key in ("applies", "ends"):
+                for n, entry in enumerate(getattr(contest.on_win, key)):
+                    self.exists(
+                        conditions,
+                        entry.condition,
+                        (*path, "onWin", key, n, "condition"),
+                        "condition",
+                    )
 
     def dying(self, combat: Combat) -> None:
         dying, at = combat.dying, ("combat", "dying")

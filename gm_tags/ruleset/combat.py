@@ -175,6 +175,48 @@ class Concentration(Strict):
     from_damage: Annotated[float, Field(ge=0, le=10)] = 0.5
 
 
+class FightCheck(Strict):
+    """A number a contest reads (`combat.checks[]`), by its own id."""
+
+    id: SheetId
+    label: Label
+    value: ValueRef
+
+
+class ContestSide(Carried):
+    checks: Annotated[list[SheetId], Field(min_length=1, max_length=8)]
+
+
+class ContestFrom(Carried):
+    holding: SheetId
+
+
+class ContestCondition(Carried):
+    condition: SheetId
+    on: Literal["actor", "target"] = "target"
+
+
+class ContestWin(Carried):
+    applies: Annotated[list[ContestCondition], Field(max_length=4)] = []
+    ends: Annotated[list[ContestCondition], Field(max_length=4)] = []
+    push: Annotated[int, Field(ge=0, le=1000)] | None = None
+
+
+class Contest(Carried):
+    """One side's check against the other's (`combat.contests[]`): the same dice an attack
+    throws, plus the best of each side's checks; the higher wins, `ties` to the defender unless it
+    says otherwise."""
+
+    id: SheetId
+    label: Label
+    budget: SheetId
+    attacker: ContestSide
+    defender: ContestSide
+    from_: ContestFrom | None = Field(default=None, alias="from")
+    ties: Literal["attacker", "defender"] = "defender"
+    on_win: ContestWin = ContestWin()
+
+
 class Combat(Strict):
     kind: Literal["attack-vs-defense", "dice-pool"]
     health: CombatHealth
@@ -193,6 +235,8 @@ class Combat(Strict):
     threat: Threat | None = None
     dying: Dying | None = None
     concentration: Concentration | None = None
+    checks: Annotated[list[FightCheck], Field(max_length=24)] | None = None
+    contests: Annotated[list[Contest], Field(max_length=12)] | None = None
     standard: Annotated[list[StandardAction], Field(max_length=12)] | None = None
     # Read by parts of a fight gm-tags does not run yet: checked for shape only, carried.
     standard_effects: dict[str, Any] | None = None
@@ -201,8 +245,6 @@ class Combat(Strict):
     cover: dict[str, Any] | None = None
     opportunity: dict[str, Any] | None = None
     off_hand: dict[str, Any] | None = None
-    checks: list[dict[str, Any]] | None = None
-    contests: list[dict[str, Any]] | None = None
 
     @model_validator(mode="after")
     def _kind_blocks(self) -> Combat:

@@ -97,6 +97,18 @@ REFUSALS = [
     ("ember-roads", _set("combat.conditions.1.condition", "shaken"), "combat.conditions.1"),
     ("ember-roads", _set("combat.conditions.0.effects", ["hard-to-see"]), "combat.conditions.0"),
     ("ember-roads", _set("combat.levels.0.track", "fatigue"), "combat.levels.0.track"),
+    (
+        "ember-roads",
+        _set("combat.contests.0.attacker.checks", ["grip"]),
+        "combat.contests.0.attacker.checks.0",
+    ),
+    (
+        "ember-roads",
+        _set("combat.contests.0.onWin.applies", [{"condition": "hexed"}]),
+        "combat.contests.0.onWin.applies.0.condition",
+    ),
+    ("ember-roads", _set("combat.contests.1.budget", "move"), "combat.contests.1.budget"),
+    ("ember-roads", _set("combat.standard", ["dodge", "dodge"]), "combat.standard.1"),
     ("ember-roads", _set("combat.threat.tiers.0.health", [12, 3]), "combat.threat.tiers.0.health"),
     ("ember-roads", _set("combat.threat.tiers.1.id", "stray"), "combat.threat.tiers.1.id"),
     ("ember-roads", _set("combat.damageTypes", ["fire", "Fire"]), "combat.damageTypes.1"),

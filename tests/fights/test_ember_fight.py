@@ -265,3 +265,29 @@ def test_an_action_that_must_recharge(game: Game, snapshot: SnapshotAssertion) -
     table.step('[fight: op="next"]', 6, 1)
     assert "Ash bloom recharge (6): back; Cinder Moth Ash bloom at Juno" in table.receipts[-1]
     assert table.receipts == snapshot
+
+
+def test_contests_grab_and_shove(game: Game, snapshot: SnapshotAssertion) -> None:
+    """Ember Roads' contests: both sides throw the attack's two dice plus their best check."""
+    table = Table(game)
+    # The jackal's 3d6 health (12); initiative Juno 11, the jackal 3. Grab: Juno's Brawn
+    # (4 3, +2 = 9) against the jackal's better of Brawn and Wits (2 2, +1 = 5): held.
+    table.step(
+        '[fight: op="begin" against="Rust Jackal"] [fight: op="act" with="Grab"]',
+        *(4, 4, 4),
+        *(5, 5, 1, 1),
+        *(4, 3, 2, 2),
+    )
+    assert (
+        "Grab at Rust Jackal: Brawn (4 3) +2 = 9 vs Brawn (2 2) +1 = 5: won" in (table.receipts[-1])
+    )
+    fight = table.game.fight
+    assert fight is not None and fight.get("rust-jackal").conditions == ("held",)
+    # Break free is offered only to whoever is held.
+    table.step('[fight: op="act" with="Break free"]')
+    assert 'reason="unknown-option"' in table.receipts[-1]
+    # The jackal's bite misses (1 1 + 2); then a shove ties at 8, and this one goes to the
+    # one who shoves: won, and nobody moves on a fight with no board.
+    table.step('[fight: op="next"] [fight: op="act" with="Shove back"]', 1, 1, 3, 3, 4, 3)
+    assert "vs Brawn (4 3) +1 = 8: won; no board here, so nobody is pushed" in table.receipts[-1]
+    assert table.receipts == snapshot

@@ -222,6 +222,18 @@ def put_on(
     return replace(target, timed=MappingProxyType(timed))
 
 
+def take_off(game: StateReads, member: Combatant, condition: str) -> Combatant:
+    """`condition` off `member` (an opponent's own list, a party member's sheet), and its
+    rounds with it."""
+    timed = MappingProxyType({c: r for c, r in member.timed.items() if c != condition})
+    if member.side == "enemy":
+        kept = tuple(c for c in member.conditions if c != condition)
+        return replace(member, conditions=kept, timed=timed)
+    character = next(c for c in game.characters if c.key == member.id)
+    draft_of(game).set_live(character.key, game.live_of(character).with_condition(condition, False))
+    return replace(member, timed=timed)
+
+
 def _difficulty(game: StateReads, actor: Combatant, option: Option) -> int:
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None

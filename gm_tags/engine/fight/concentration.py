@@ -12,11 +12,11 @@ wherever it is still on.
 from __future__ import annotations
 
 from dataclasses import replace
-from types import MappingProxyType
 
 from ...dice import Dice
 from ...ruleset.combat import Concentration
 from ...state import StateReads, draft_of
+from .abilities import take_off
 from .encounter import Combatant, Encounter
 from .rolls import Option
 from .saves import saving_throw
@@ -92,19 +92,9 @@ def end(game: StateReads, fight: Encounter, caster_id: str, reason: str) -> tupl
         character = next(c for c in game.characters if c.key == caster.id)
         draft_of(game).set_live(character.key, game.live_of(character).with_text(rule.text, ""))
     for member_id, condition in caster.holds:
-        fight = fight.with_combatant(_off(game, fight.get(member_id), condition))
+        fight = fight.with_combatant(take_off(game, fight.get(member_id), condition))
     fight = fight.with_combatant(replace(fight.get(caster_id), holds=()))
     return fight, f"{caster.name}'s concentration on {held or 'it'} ends ({reason})"
-
-
-def _off(game: StateReads, member: Combatant, condition: str) -> Combatant:
-    timed = MappingProxyType({c: r for c, r in member.timed.items() if c != condition})
-    if member.side == "enemy":
-        kept = tuple(c for c in member.conditions if c != condition)
-        return replace(member, conditions=kept, timed=timed)
-    character = next(c for c in game.characters if c.key == member.id)
-    draft_of(game).set_live(character.key, game.live_of(character).with_condition(condition, False))
-    return replace(member, timed=timed)
 
 
 def _on(game: StateReads, member: Combatant, condition: str) -> bool:

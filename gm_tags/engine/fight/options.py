@@ -18,6 +18,7 @@ from ...sheet.build import cell, list_rows
 from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from .abilities import ability_options
+from .contests import offered
 from .encounter import Combatant
 from .rolls import (
     Option,
@@ -96,6 +97,11 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
         found += [
             Option(f"standard:{action}", action, "standard", first, left(first))
             for action in combat.standard or ()
+        ]
+        found += [
+            Option(f"contest:{rule.id}", rule.label, "contest", rule.budget, left(rule.budget))
+            for rule in combat.contests or ()
+            if offered(ruleset, rule, view.live.conditions)
         ]
         found.append(Option("heal", "Heal", "heal", first, left(first)))
     found.append(Option("end-turn", "End the turn", "end-turn", None))

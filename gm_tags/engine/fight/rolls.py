@@ -13,7 +13,7 @@ from ...checks.run import adjust_for
 from ...ruleset.loader import Ruleset
 from ...sheet.character import SheetView
 
-Kind = Literal["attack", "ability", "standard", "heal", "end-turn"]
+Kind = Literal["attack", "ability", "standard", "contest", "heal", "end-turn"]
 
 
 @dataclass(frozen=True)

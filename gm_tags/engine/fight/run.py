@@ -19,6 +19,7 @@ from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
 from .buffs import bolster
 from .concentration import let_go, needs, start
+from .contests import contest
 from .dying import fall, revive
 from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
@@ -154,7 +155,9 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight, released = let_go(game, fight, actor.id)
         spent = fight.get(actor.id)
     target = fight.get(target.id)
-    if aids:
+    if chosen.kind == "contest":
+        fight, line = contest(game, fight, spent, target, chosen, dice)
+    elif aids:
         fight, line = bolster(game, fight, spent, target, chosen, dice.roll)
         line = line.replace(f" {chosen.label}", f" {chosen.label}{paid}", 1)
     elif _kind_of(chosen) == "debuff":
@@ -204,7 +207,8 @@ def _chosen(command: FightCommand, options: list[Option]) -> Option | None:
     if command.with_ is None:
         return next((o for o in options if o.kind == "attack"), None)
     wanted = command.with_.strip().casefold()
-    kinds = ("attack", "ability", "standard") if command.op == "act" else ("attack", "ability")
+    acts = ("attack", "ability", "standard", "contest")
+    kinds = acts if command.op == "act" else ("attack", "ability")
     return next(
         (o for o in options if o.kind in kinds and wanted in (o.id, o.label.casefold())), None
     )

@@ -60,8 +60,8 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "cover": "Cover rules: carried as data.",
         "opportunity": "Opportunity attack rules: carried as data.",
         "offHand": "Off-hand attack rules: carried as data.",
-        "checks": "Checks in a fight: carried as data.",
-        "contests": "Contests in a fight: carried as data.",
+        "checks": "The numbers a contest reads, each by its own id.",
+        "contests": "Contests a party member may start: both sides throw, the higher wins.",
         "concentration": "How an ability that needs concentration is held and lost: the live "
         "text naming it, the save a hurt user throws.",
         "dying": "What a party member at no health does on their turn: death saves counted on "
@@ -162,6 +162,32 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "mode": "Checks or saves rolled twice: `advantage` or `disadvantage`.",
         "skills": "Only checks of these skills.",
         "saves": "Only these saves.",
+    },
+    "FightCheck": {
+        "id": "The id a contest's sides name it by.",
+        "label": "Its name.",
+        "value": "The value reference it reads off a sheet (a creature reads its own block).",
+    },
+    "ContestSide": {"checks": "The checks this side may throw with; the best one is used."},
+    "ContestFrom": {"holding": "Offered only while the one starting it has this condition."},
+    "ContestCondition": {
+        "condition": "The condition (`sheet.live.conditions[]`).",
+        "on": "Who it is on: the `target` (default) or the `actor`.",
+    },
+    "ContestWin": {
+        "applies": "Conditions put on when the starter wins.",
+        "ends": "Conditions taken off when the starter wins.",
+        "push": "How far the loser is pushed: carried (a fight here has no board).",
+    },
+    "Contest": {
+        "id": "The contest's id.",
+        "label": "Its name, as the options list it.",
+        "budget": "The budget starting it spends.",
+        "attacker": "What the one starting it throws with.",
+        "defender": "What the other side throws with.",
+        "from": "Offered only while a condition holds the one starting it.",
+        "ties": "Who takes a tie: `defender` (default) or `attacker`.",
+        "onWin": "What winning does.",
     },
     "Concentration": {
         "text": "The live text (`sheet.live.text[]`) that names what its user holds.",
