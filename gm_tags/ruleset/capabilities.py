@@ -366,6 +366,7 @@ FEATURES: tuple[Feature, ...] = (
         catalog_keys.item_effects,
     ),
     Feature("a level off a derived value", 54, _derived_levels),
+    Feature("an item changing an ability while held", 54, catalog_keys.item_abilities),
     Feature("a shared poolGroup rest step", 77, _shared_rests),
     Feature(
         "multiply",

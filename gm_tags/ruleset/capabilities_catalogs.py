@@ -104,3 +104,12 @@ def item_effects(ruleset: RulesetFile) -> Iterator[Path]:
     for position, cap in enumerate(items.rarity_caps or () if items else ()):
         if cap.bonus is not None:
             yield ("items", "rarityCaps", position, "bonus")
+
+
+def item_abilities(ruleset: RulesetFile) -> Iterator[Path]:
+    """An item that changes an ability while worn or carried (1.54)."""
+    for path, entry in _entries(ruleset):
+        for key in ("worn", "carried"):
+            effect = getattr(entry.item, key, None) if entry.item is not None else None
+            if effect is not None and effect.abilities:
+                yield (*path, "item", key, "abilities")

@@ -12,7 +12,7 @@ what a fight reads, checked here and carried. Shape rules are the Engine's, refu
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -133,6 +133,17 @@ class EffectSource(Strict):
             )
         return None
 
+    def staying_problem(self, holder: str, stays: str) -> str | None:
+        """Why a source that stays (a level reached, an item held) cannot be as written: an
+        effect that ends by itself or needs whoever applied it, or narrowing of nothing."""
+        for effect in self.effects:
+            if effect in NOT_ON_A_LEVEL:
+                return (
+                    f'{holder} cannot have "{effect}": it ends by itself or needs whoever '
+                    f"applied it, and {stays}"
+                )
+        return self.narrowing_problem()
+
     @property
     def changes_checks(self) -> bool:
         """Whether a check or save outside a fight reads anything of this source."""
@@ -176,13 +187,7 @@ class CombatLevel(EffectSource):
             raise ValueError("A level reads exactly one of: track, derived")
         if self.does_nothing():
             raise ValueError("A level does something: effects, modifiers or failsSaves")
-        for effect in self.effects:
-            if effect in NOT_ON_A_LEVEL:
-                raise ValueError(
-                    f'A level cannot have "{effect}": it ends by itself or needs whoever '
-                    "applied it, and a level stays while the track stands there"
-                )
-        problem = self.narrowing_problem()
+        problem = self.staying_problem("A level", "a level stays while the track stands there")
         if problem:
             raise ValueError(problem)
         return self
@@ -212,3 +217,58 @@ class ItemEffect(EffectSource):
         if problem:
             raise ValueError(problem)
         return self
+
+
+class WornEffect(EffectSource):
+    """An item's `worn` or `carried` as written (Capability API 1.53; the Engine widened it in
+    1.56): every condition effect but the four a level cannot have, modifiers to anything a
+    condition's may change, `failsSaves`, narrowing, and what a fight and the sheet read beside
+    (`abilities` set or shifted while held, `resist`, `vulnerable`, `immune` damage types and
+    `conditionImmunities`). A check reads its check and save parts (`ItemEffect`)."""
+
+    effects: Annotated[list[ConditionEffect], Field(max_length=19)] = []  # type: ignore[assignment]
+    abilities: dict[SheetId, dict[str, Any]] | None = None
+    resist: (
+        Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=40)]
+        | None
+    ) = None
+    vulnerable: (
+        Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=40)]
+        | None
+    ) = None
+    immune: (
+        Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=40)]
+        | None
+    ) = None
+    condition_immunities: Annotated[list[SheetId], Field(max_length=80)] | None = None
+
+    @model_validator(mode="after")
+    def _does_something(self) -> WornEffect:
+        beside = (self.abilities, self.resist, self.vulnerable, self.immune)
+        if self.does_nothing() and all(not part for part in (*beside, self.condition_immunities)):
+            raise ValueError(
+                "An item's effect does something: effects, modifiers, failsSaves, abilities, "
+                "resist, vulnerable, immune or conditionImmunities"
+            )
+        problem = self.staying_problem("An item's effect", "an item's stays while it is held")
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @property
+    def on_checks(self) -> ItemEffect | None:
+        """The part a check or save reads, or None when it changes none."""
+        modifiers = [m for m in self.modifiers or () if m.to in ("checks", "saves")]
+        leans = [e for e in self.effects if e in CHECK_LEANS + SAVE_LEANS]
+        if not leans and not modifiers and not self.fails_saves:
+            return None
+        try:
+            return ItemEffect(
+                effects=leans,  # type: ignore[arg-type]
+                modifiers=modifiers or None,
+                fails_saves=self.fails_saves,
+                skills=self.skills,
+                saves=self.saves,
+            )
+        except ValueError:  # narrowing that only narrowed what a fight reads
+            return None

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from .base import Label, Number, SheetId, Strict
+from .effects import WornEffect
 from .refs import ValueRef
 from .sheet import _BooleanShape, _DiceShape, _EnumShape, _NumberShape, _TextShape
 
@@ -185,10 +186,11 @@ class ItemDef(Strict):
     cost: Cost | None = None
     binds: Binds | None = None
     charges: Charges | None = None
-    # What wearing, carrying, using, requiring and attacking with an item do belong to the check
-    # effects and the fights (docs/inventory.md): carried here as written.
-    worn: dict[str, Any] | None = None
-    carried: dict[str, Any] | None = None
+    # What wearing or carrying it does (checked whole: `effects.py`, `checks_effects.py`); what
+    # using, requiring and attacking with it do belong to the fights (docs/inventory.md): carried
+    # here as written.
+    worn: WornEffect | None = None
+    carried: WornEffect | None = None
     use: dict[str, Any] | None = None
     requires: list[dict[str, Any]] | None = None
     attack: dict[str, Any] | None = None

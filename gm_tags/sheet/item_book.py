@@ -157,27 +157,6 @@ def holding(
     return tuple(changed)
 
 
-def _check_effect(written: Mapping[str, Any] | None) -> ItemEffect | None:
-    """The part of an item's `worn` or `carried` that changes checks and saves (its fight part,
-    immunities and resistances belong to a fight), or None when it changes none."""
-    if not written:
-        return None
-    kept = {key: value for key, value in written.items() if key in _CHECK_KEYS}
-    modifiers = [
-        m for m in kept.get("modifiers") or () if isinstance(m, Mapping) and m.get("to") in _TO
-    ]
-    if "modifiers" in kept:
-        kept["modifiers"] = modifiers
-    try:
-        return ItemEffect.model_validate(kept)
-    except ValueError:  # it changes no check (its words were checked at import)
-        return None
-
-
-_CHECK_KEYS = frozenset({"effects", "modifiers", "failsSaves", "skills", "saves"})
-_TO = ("checks", "saves")
-
-
 def _hides(ruleset: Ruleset) -> dict[str, list[CatalogHide]]:
     """The hide rules of the layers the game plays with, by catalog."""
     base = ruleset.base or ruleset
@@ -230,8 +209,8 @@ def _build(ruleset: Ruleset) -> ItemBook:
                 f"{catalog.id}/{entry.id}",
                 entry.label,
                 item,
-                _check_effect(item.worn),
-                _check_effect(item.carried),
+                item.worn.on_checks if item.worn else None,
+                item.carried.on_checks if item.carried else None,
             )
             by_id[book.id] = book
             # A layer that hides an entry takes it out of what a name finds (and so of what can

@@ -34,6 +34,7 @@ def entry_at(data: dict[str, Any], entry_id: str) -> str:
         ("ember-roads", "smother", "mechanics.reaction", 44),
         ("ember-roads", "leather-coat", "item.worn", 53),
         ("ember-roads", "waystone", "item.carried", 53),
+        ("ember-roads", "ox-hide-gauntlets", "item.worn.abilities", 54),
     ],
 )
 @pytest.mark.spec("engine:game-ruleset-check-effects", "engine:game-ruleset-check-rules")

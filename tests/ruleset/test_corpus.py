@@ -113,6 +113,9 @@ def test_valid_fixture_loads(source: Path) -> None:
     # A catalog entry's mechanics, refused as the Engine's block game-ruleset-catalogs and its
     # schema's catalog entry checks do.
     "engine:game-ruleset-catalogs",
+    # An item's worn and carried effects and a rarity cap's bonus (1.53), as its block
+    # game-ruleset-check-effects refuses them.
+    "engine:game-ruleset-check-effects",
 )
 def test_invalid_fixture_is_refused_at_its_path(case: InvalidCase) -> None:
     with pytest.raises(RulesetError) as refused:

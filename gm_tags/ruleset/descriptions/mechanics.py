@@ -1,4 +1,5 @@
-"""What the keys of a catalog entry's `mechanics` mean (gm_tags/ruleset/mechanics.py)."""
+"""What the keys of a catalog entry's `mechanics` mean (gm_tags/ruleset/mechanics.py), and of an
+item's `worn` and `carried` (gm_tags/ruleset/effects.py)."""
 
 from __future__ import annotations
 
@@ -106,4 +107,11 @@ MECHANICS_OBJECTS: dict[str, dict[str, str]] = {
         "double": "The face from which dice count double on this check.",
     },
     "CheckReroll": {"upTo": "Dice showing up to this face are thrown again."},
+    "WornEffect": {
+        "abilities": 'Ability id -> what it is while the item is held (`{"set": n}`).',
+        "resist": "Damage types taken at half while the item is held (a fight's).",
+        "vulnerable": "Damage types taken double while the item is held (a fight's).",
+        "immune": "Damage types taken not at all while the item is held (a fight's).",
+        "conditionImmunities": "Conditions (`sheet.live.conditions[]`) its holder cannot have.",
+    },
 }
