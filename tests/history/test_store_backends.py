@@ -20,6 +20,7 @@ from gm_tags.store import (
     Chats,
     StaleChatError,
     Store,
+    StoreCorruptError,
     UnknownChatError,
     open_store,
 )
@@ -206,3 +207,13 @@ def test_store_copy_moves_every_chat_and_ruleset(db: str, tmp_path: Path) -> Non
     assert "another" in listed.getvalue() and "heist" in listed.getvalue()
     # A chat already there is never overwritten.
     assert main(["store", "copy", str(source), db], io.StringIO()) == 1
+
+
+def test_a_row_that_does_not_hold_what_gm_tags_wrote_is_said_damaged(store: Store) -> None:
+    """On both back-ends alike: the chat is refused as damaged, naming it, not a crash."""
+    played(Chats(store))
+    with store._transaction() as db:  # type: ignore[attr-defined]
+        db.execute("UPDATE swipes SET receipts = ? WHERE chat_id = ?", ("not json", "c"))
+    with pytest.raises(StoreCorruptError, match="chat 'c' cannot be read"):
+        Chats(store).open("c")
+    assert store.chat_ids() == ["c"]  # the rest of the store reads on
