@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.clock import ClockCommand, bind_clock
+from ...commands.clock import ClockCommand
 from ...dice import Dice
 from ...engine.clocks import run_clock
 from ...engine.outcome import Outcome
@@ -14,6 +14,7 @@ from ...prompt.clocks import clock_section
 from ...prompt.reminder import Teaching
 from ...state import Draft, GameState
 from ..family import Family
+from .bind import bind_clock
 
 
 def run(command: ClockCommand, draft: Draft[Any], dice: Dice) -> Outcome:

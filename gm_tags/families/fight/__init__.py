@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.fight import FightCommand, bind_fight
+from ...commands.fight import FightCommand
 from ...dice import Dice
 from ...engine.fight.run import run_fight
 from ...engine.outcome import Outcome
@@ -15,6 +15,7 @@ from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
 from ..family import Family
+from .bind import bind_fight
 
 
 def run(command: FightCommand, draft: Draft[Any], dice: Dice) -> Outcome:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.inventory import InventoryCommand, bind_inventory
+from ...commands.inventory import InventoryCommand
 from ...dice import Dice
 from ...engine.inventory import run_inventory
 from ...engine.outcome import Outcome
@@ -16,6 +16,7 @@ from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
 from ..family import Family
+from .bind import bind_inventory
 
 
 def run(command: InventoryCommand, draft: Draft[Any], dice: Dice) -> Outcome:

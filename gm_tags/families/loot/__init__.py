@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...commands.inventory import LootCommand, bind_loot
+from ...commands.inventory import LootCommand
 from ...dice import Dice
 from ...engine.loot import run_loot
 from ...engine.outcome import Outcome
 from ...state import Draft
 from ..family import Family
 from ..inventory import EXPLAINED, words
+from .bind import bind_loot
 
 
 def run(command: LootCommand, draft: Draft[Any], dice: Dice) -> Outcome:

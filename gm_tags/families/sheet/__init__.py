@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.sheet import PartyCommand, SheetCommand, bind_sheet
+from ...commands.sheet import PartyCommand, SheetCommand
 from ...dice import Dice
 from ...engine.outcome import Outcome
 from ...engine.party import run_party
@@ -16,6 +16,7 @@ from ...prompt.commands import party_command_lines, sheet_command_lines, vocabul
 from ...prompt.reminder import Teaching
 from ...state import Draft, GameState
 from ..family import Family
+from .bind import bind_sheet
 
 # The attribute that names what a command works on, in the order they are looked for.
 _TARGETS = ("pool", "track", "condition", "state", "field", "rest", "name")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.check import CheckCommand, bind_check
+from ...commands.check import CheckCommand
 from ...dice import Dice
 from ...engine.checks import run_check
 from ...engine.outcome import Outcome
@@ -15,6 +15,7 @@ from ...prompt.reminder import Teaching
 from ...reasons import Reason
 from ...state import Draft, GameState
 from ..family import Family
+from .bind import bind_check
 
 
 def run(command: CheckCommand, draft: Draft[Any], dice: Dice) -> Outcome:
