@@ -18,6 +18,7 @@ from typing import Any
 import anthropic
 import pytest
 from anthropic import Anthropic, AsyncAnthropic
+from openai import OpenAI
 
 from tests.proxy.conftest import Upstream, proxy_command, started, stopped
 from tests.proxy.conftest import upstream as upstream  # the fixture: the same proxy serves both
@@ -394,3 +395,23 @@ def test_the_replay_upstream_answers_messages_from_a_recorded_session(tmp_path: 
     assert narration == starting_game().apply_reply(replies[0]).narration
     assert regenerated["action"] == "regenerate"
     assert regenerated["reply"].startswith(replies[1].split(" [")[0])
+
+
+def test_one_proxy_serves_both_protocols_on_one_store(
+    proxy: str, client: Anthropic, model: Upstream, upstream: Upstream
+) -> None:
+    first = user(opening())
+    upstream.script({"reply": tick(1)})
+    model.script({"reply": "Quiet."})
+    with OpenAI(base_url=f"{proxy}/v1", api_key="k", max_retries=0) as chat:
+        completion = chat.chat.completions.create(model="m", messages=[first])  # type: ignore[list-item]
+    started_over_openai = (completion.model_extra or {})["gm_tags"]
+    shown = completion.choices[0].message.content or ""
+    # The same story, told on over Messages: the same chat, the snapshot its reply left.
+    _, summary = ask(client, [first, said(shown), user("We go on.")], stream=False)
+    assert (summary["chat"], summary["action"], summary["message"]) == (
+        started_over_openai["chat"],
+        "reply",
+        3,
+    )
+    assert clocks_seen(model).startswith("Clocks now: Alarm raised 3/6")
