@@ -77,9 +77,16 @@ def sheet_command_lines(ruleset: Ruleset) -> list[str]:
         lines.append(f'- Rest: [sheet: who="Name" op="rest" rest="{safe(rests[0].label)}"]')
     usable = _usable(ruleset)
     if usable is not None:
+        higher = _upcast(ruleset)
         lines.append(
             f'- Use: [sheet: who="Name" op="use" name="{safe(usable)}"] when a character uses '
             "something they have; the engine pays its cost, or refuses it whole"
+            + (
+                f'; add pool="{safe(higher)}" to pay a one-pool cost out of another pool of its '
+                "group (an upcast: the receipt says what the steps up add)"
+                if higher
+                else ""
+            )
         )
     lines.append(
         'Leave who out for the player\'s character; who="party" means every character. Never '
@@ -95,6 +102,24 @@ def _usable(ruleset: Ruleset) -> str | None:
         for entry in catalog.entries or () if catalog.holds in (None, "rows") else ():
             if entry.mechanics is not None and entry.mechanics.cost:
                 return entry.label
+    return None
+
+
+def _upcast(ruleset: Ruleset) -> str | None:
+    """A later pool of the group a one-pool cost pays from, if any entry has such a cost: `pool=`
+    is taught only where an upcast can happen."""
+    pools = ruleset.definition.sheet.live.pools
+    for catalog in ruleset.definition.catalogs or ():
+        for entry in catalog.entries or () if catalog.holds in (None, "rows") else ():
+            cost = entry.mechanics.cost if entry.mechanics is not None else None
+            if not cost or len(cost) != 1:
+                continue
+            term = cost[0].pool
+            named = next((p for p in pools if p.id == term), None)
+            group = named.group if named is not None else term
+            family = [p for p in pools if group and p.group == group]
+            if len(family) > 1:
+                return family[-1].label
     return None
 
 

@@ -162,3 +162,8 @@ def test_an_upcast_says_what_each_step_up_the_group_adds(
     game = Game.new(load_ruleset(data), {"Wren": {"lists": {"charms": CHARMS}}}, player="Wren")
     (receipt,) = game.apply_reply(f'[sheet: op="use" name="Sight" pool="{pool}"]').receipts
     assert (receipt.ok, receipt.now) == (True, now)
+
+
+def test_the_reminder_teaches_pool_only_where_an_upcast_can_happen() -> None:
+    assert 'pool="Second slots"' in grouped().reminder()
+    assert 'op="use"' in warden().reminder() and "upcast" not in warden().reminder()
