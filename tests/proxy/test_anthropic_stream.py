@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from tests.proxy.inprocess import proxy_app_for
 from tests.proxy.test_outcomes import REPLY
 from tests.proxy.test_proxy import starting_game, tick
+from tests.proxy.test_requests import stored
 
 TOOL = {"type": "tool_use", "id": "toolu_1", "name": "roll", "input": {}}
 
@@ -254,3 +255,69 @@ def test_with_outcomes_shown_a_continue_starts_a_line_of_its_own(
             body = {"model": "m", "max_tokens": 9, "messages": again}
             added = client.post("/v1/messages", json=body).json()["content"][0]["text"]
     assert added == "\n\nDogs bark. They run.\n\n\u2699 Alarm raised 4/6"
+
+
+HELLO = {"role": "user", "content": "Hello."}
+
+
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"messages": []}, "messages"),
+        ({"messages": [{"role": "system", "content": "x"}]}, "messages.0.role"),
+        ({"messages": [{"role": "user", "content": 42}]}, "messages.0.content"),
+        (
+            {"messages": [HELLO, {"role": "user", "content": [{"text": "no type"}]}]},
+            "messages.1.content",
+        ),
+        (
+            {"messages": [{"role": "user", "content": [{"type": "text", "text": 7}]}]},
+            "messages.0.content",
+        ),
+        ({"messages": [HELLO], "system": 42}, "system"),
+        ({"messages": [HELLO], "system": [{"type": "text"}]}, "system"),
+        ({"messages": [HELLO], "stream": "yes"}, "stream"),
+        ({"messages": [HELLO], "metadata": "table-7"}, "metadata"),
+        ({"messages": [{"role": "user", "content": "\ud800"}]}, "messages.0.content"),
+        ({"messages": [HELLO], "system": "\udfff"}, "system"),
+    ],
+    ids=[
+        "no-messages",
+        "system-role",
+        "content-42",
+        "block-without-type",
+        "text-not-text",
+        "system-42",
+        "system-block-without-text",
+        "stream-yes",
+        "metadata-text",
+        "lone-surrogate",
+        "lone-surrogate-in-system",
+    ],
+)
+def test_a_malformed_request_is_a_400_in_anthropics_shape_and_nothing_is_asked_or_stored(
+    proxied: tuple[TestClient, Scripted], tmp_path: Path, body: dict[str, Any], param: str
+) -> None:
+    client, upstream = proxied
+    sent = json.dumps({"model": "m", "max_tokens": 9, **body}, ensure_ascii=True)
+    answer = client.post("/v1/messages", content=sent, headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    error = answer.json()
+    assert (error["type"], error["error"]["type"]) == ("error", "invalid_request_error")
+    assert error["error"]["message"].startswith(param)
+    assert upstream.headers == []
+    assert not (tmp_path / "c.db").exists() or stored(tmp_path / "c.db") == []
+
+
+def test_a_body_over_two_megabytes_is_a_413_request_too_large(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    big = {
+        "model": "m",
+        "max_tokens": 9,
+        "messages": [{"role": "user", "content": "x" * 3_000_000}],
+    }
+    answer = client.post("/v1/messages", json=big)
+    assert (answer.status_code, answer.json()["error"]["type"]) == (413, "request_too_large")
+    assert upstream.headers == []
