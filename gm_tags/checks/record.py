@@ -120,7 +120,7 @@ class CheckRecord:
             ("automatic", "true" if self.automatic else None),
         ]
         parts += [(key, str(value)) for key, value in optional if value is not None]
-        return "[skill_check: " + " ".join(f'{k}="{clean(v)}"' for k, v in parts) + "]"
+        return "[skill_check: " + " ".join(f'{k}="{_attribute(v)}"' for k, v in parts) + "]"
 
     @property
     def summary(self) -> str:
@@ -228,6 +228,13 @@ def _plain(name: str) -> str:
         .replace(">", " ")
         .split()
     )
+
+
+def _attribute(value: str) -> str:
+    """A value as the Engine's `serializeSkillCheckAttribute` writes it (a double quote and a line
+    break become `'`: `who="Mira 'the Fox'"`), then made safe as every receipt value is (no
+    bracket that would end the tag, one bounded line)."""
+    return clean(value.replace('"', "'").replace("\r", "'").replace("\n", "'"))
 
 
 def _from_name(name: str) -> str:

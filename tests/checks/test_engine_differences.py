@@ -145,3 +145,10 @@ def test_from_joins_names_as_the_engine_does_and_reads_back() -> None:
     attributes = dict(re.findall(r'(\w+)="([^"]*)"', record.tag))
     assert read_record(attributes) == replace(record, from_=("Poisoned", "Coat old torn"))
     assert read_record({**attributes, "from": "Rattled|Poisoned"}).from_ == ("Rattled", "Poisoned")  # type: ignore[union-attr]
+
+
+def test_who_and_the_skill_are_written_as_the_engine_writes_them() -> None:
+    """serializeSkillCheckAttribute: a double quote and a line break become ', then trimmed."""
+    record = _record(skill='Sneak "quietly"', who='Mira "the Fox"\n')
+    assert "skill=\"Sneak 'quietly'\"" in record.tag
+    assert "who=\"Mira 'the Fox''\"" in record.tag
