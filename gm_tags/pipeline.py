@@ -33,7 +33,8 @@ MAX_PER_FAMILY = 40
 # The refusals the next reminder lists one by one; any more are counted.
 RECENT_LIMIT = 20
 
-_AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
+# What may stand between a check and its branches.
+AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 _MORE_REFUSED_LINE = "{} more commands were refused"
 _MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
 
@@ -144,7 +145,7 @@ def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, in
     happened = "success" if receipt.succeeded else "failure"
     branches = branch_pattern()
     for _ in range(2):
-        gap = _AFTER_CHECK.match(reply, at, bound)
+        gap = AFTER_CHECK.match(reply, at, bound)
         found = branches.match(reply, gap.end() if gap else at, bound)
         if found is None:
             break

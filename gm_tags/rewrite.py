@@ -23,7 +23,10 @@ _WRAPPERS = (
     ("\u3010", "\u3011"),
 )
 
-_WRAPPER_OPENINGS = frozenset(left[0] for left, _ in _WRAPPERS)
+# What markup a tag may stand wrapped in starts with, and how long its closing part may be.
+WRAPPER_MARKUP = "".join(dict.fromkeys(left[0] for left, _ in _WRAPPERS))
+LONGEST_CLOSING_MARKUP = max(len(right) for _, right in _WRAPPERS)
+_WRAPPER_OPENINGS = frozenset(WRAPPER_MARKUP)
 
 
 def rewrite(reply: str, receipts: Sequence[Receipt]) -> str:

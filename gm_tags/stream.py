@@ -34,15 +34,14 @@ from .families.registry import FAMILIES
 from .grammar import branch_pattern, opening
 from .narrator import Narrator, opening_so_far
 from .parse import parse_all
-from .pipeline import ReplyRun, Turn, branch_spans, commands_in
+from .pipeline import AFTER_CHECK, ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
-from .rewrite import unwrapped
+from .rewrite import LONGEST_CLOSING_MARKUP, WRAPPER_MARKUP, unwrapped
 from .scan import MAX_BODY, Candidate, settled
 from .state import S
 
-_AFTER_CHECK = re.compile(r"[ \t]*\n?[ \t]*")
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
-_WRAPPER_MARKUP = "*_~`[(\uff08\u3010"
+_WRAPPER_MARKUP = WRAPPER_MARKUP
 _WRAPPER_STARTS = frozenset(_WRAPPER_MARKUP)
 # A chunk that cannot end an unterminated tag (the scanner ends one at `]`, `[` or a blank line).
 _INSIDE_OPEN_TAG = re.compile(r"[^\[\]\n]*")
@@ -50,7 +49,7 @@ _INSIDE_OPEN_TAG = re.compile(r"[^\[\]\n]*")
 # for one tag as for a few: measured in tests/benchmarks/test_stream.py).
 APPLY_TOGETHER = 8
 # The longest closing markup `unwrapped` looks for after a removed span.
-_CLOSING_MARKUP = 2
+_CLOSING_MARKUP = LONGEST_CLOSING_MARKUP
 
 
 class ReplyStream(Generic[S]):
@@ -275,7 +274,7 @@ def _branches_written(text: str, at: int) -> bool:
     """Whether the branches after a check ending at `at` (none, one or two) are all written:
     something other than white space or a branch follows, or two branches do."""
     for _ in range(2):
-        gap = _AFTER_CHECK.match(text, at)
+        gap = AFTER_CHECK.match(text, at)
         after = gap.end() if gap else at
         if after >= len(text):
             return False
