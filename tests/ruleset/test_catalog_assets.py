@@ -111,3 +111,42 @@ def test_a_key_in_an_asset_file_is_gated_at_its_path_there(tmp_path: Path) -> No
 
 def test_the_shipped_asset_still_loads() -> None:
     assert load_ruleset(KEEPERS).definition.catalogs is not None
+
+
+@pytest.mark.spec("engine:game-ruleset-check-effects")
+def test_an_item_effect_in_a_catalog_file_asks_for_1_53(tmp_path: Path) -> None:
+    """The Engine's block: Ember Roads' outfitter kept in catalogs/outfitter.json, the waystone's
+    carried effect in it, installs on 1.53 and is refused on 1.52, at the file's own path."""
+    data = json.loads((RULESETS / "reference" / "ember-roads.json").read_text("utf-8"))
+    position = next(i for i, c in enumerate(data["catalogs"]) if c["id"] == "outfitter")
+    entries = data["catalogs"][position].pop("entries")
+    data["catalogs"][position]["asset"] = "catalogs/outfitter.json"
+    waystone = next(i for i, e in enumerate(entries) if e["id"] == "waystone")
+    files = {
+        "ruleset.json": json.dumps(data).encode("utf-8"),
+        "catalogs/outfitter.json": json.dumps(
+            {"schemaVersion": 1, "catalog": "outfitter", "entries": entries}
+        ).encode("utf-8"),
+    }
+
+    def gated(minor: int) -> list[Problem]:
+        folder = tmp_path / str(minor)
+        (folder / "catalogs").mkdir(parents=True)
+        for name, raw in files.items():
+            (folder / name).write_bytes(raw)
+        pins = [
+            {"path": n, "sha256": hashlib.sha256(r).hexdigest(), "bytes": len(r)}
+            for n, r in files.items()
+        ]
+        manifest = {"schemaVersion": 2, "capabilityApi": {"major": 1, "minor": minor}}
+        manifest |= {"id": "ember-roads", "name": "Ember Roads", "files": pins}
+        (folder / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+        try:
+            load_ruleset(folder)
+        except RulesetError as error:
+            return [p for p in error.problems if "needs Capability API 1.53" in p.message]
+        return []
+
+    at = f"entries.{waystone}.item.carried"
+    assert any((p.file, p.path) == ("catalogs/outfitter.json", at) for p in gated(52))
+    assert gated(53) == []
