@@ -51,10 +51,11 @@ def test_a_store_from_before_the_index_has_it_filled_when_migrated(tmp_path: Pat
     old = SqliteStore(path)
     played(Chats(old))
     old.close()
-    with sqlite3.connect(path) as raw:  # the store as schema 3 left it: no index, no tenants
-        raw.execute("DROP TABLE shown")
+    with sqlite3.connect(path) as raw:  # the store as schema 3 left it: no index, no tenants,
+        raw.execute("DROP TABLE shown")  # no titles
         raw.execute("DROP INDEX chats_by_tenant")
         raw.execute("ALTER TABLE chats DROP COLUMN tenant")
+        raw.execute("ALTER TABLE chats DROP COLUMN title")
         raw.execute("UPDATE schema_version SET version = ?", (SHOWN_VERSION - 1,))
     raw.close()
     migrated = open_store(str(path))
