@@ -27,7 +27,7 @@ from ..history import Chat, Message
 
 # How far on in a line the reply an edited message stands for is looked for.
 EDIT_REACH = 64
-# How alike (`likeness`) a user message must be to one of the line's to be taken as its edit.
+# How much of one of the line's user messages (`kept`) a message keeps to be taken as its edit.
 EDIT_KEEPS = 0.5
 
 
@@ -165,10 +165,26 @@ def edited_place(messages: Sequence[Message], position: int, text: str) -> int:
 
 
 def likeness(one: str, other: str) -> float:
-    """How alike two texts are, from 0 to 1: the words they share, of the longer one's."""
-    words, others = Counter(one.split()), Counter(other.split())
-    longer = max(words.total(), others.total())
-    return (words & others).total() / longer if longer else 1.0
+    """How alike two texts are, from 0 to 1: the runs of `_RUN` characters they share (white
+    space aside, as everywhere: a continuation is joined on with or without a space), of the
+    longer one's."""
+    runs, others = _runs(one), _runs(other)
+    longer = max(runs.total(), others.total())
+    return (runs & others).total() / longer if longer else 1.0
+
+
+def kept(edited: str, original: str) -> float:
+    """How much of `original` the text `edited` keeps, from 0 to 1 (runs as for `likeness`)."""
+    runs = _runs(original)
+    return (runs & _runs(edited)).total() / runs.total()
+
+
+_RUN = 4
+
+
+def _runs(text: str) -> Counter[str]:
+    shown = bare(text)
+    return Counter(shown[at : at + _RUN] for at in range(max(1, len(shown) - _RUN + 1)))
 
 
 def starts(
@@ -240,15 +256,17 @@ def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set
 
 
 def _edited_user(chat: Chat, text: str) -> set[int]:
-    """The line's user message the player edited into `text`: the one most like it, when it
-    keeps at least half of its words."""
+    """The line's user message the player edited into `text`: the one most like it, when the
+    edit keeps at least half of it."""
     alike = [
         (likeness(text, message.swipe.text), position)
         for position, message in enumerate(chat.messages)
         if message.role == "user"
     ]
-    most, position = max(alike, default=(0.0, 0))
-    return {position} if most >= EDIT_KEEPS else set()
+    _, position = max(alike, default=(0.0, -1))
+    if position < 0 or kept(text, chat.messages[position].swipe.text) < EDIT_KEEPS:
+        return set()
+    return {position}
 
 
 def _skips(

@@ -66,3 +66,15 @@ def test_the_exchange_after_the_greeting_deleted_in_a_long_chat_takes_its_tick_a
     chat.delete_at(1)
     chat.delete_at(1)
     chat.send([])
+
+
+def test_a_continued_swipe_chosen_again_and_edited_keeps_its_own_effect(
+    chat: ProxyHistory,
+) -> None:
+    chat.delete_at(2)  # the first reply
+    chat.send([])  # a reply to the player's message again
+    chat.continue_last([])  # stored joined with no space: the words run together
+    chat.regenerate([("A", -1)])
+    chat.swipe_to(0)  # back to the continued reply, with no request
+    chat.edit_at(2)
+    chat.continue_last([])
