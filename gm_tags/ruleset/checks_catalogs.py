@@ -61,6 +61,12 @@ class CatalogChecks(Reporter):
             problem = _filter_problem(name, filters.get(name), value)
             if problem:
                 self.report((*path, "filters", name), problem)
+        holds = catalog.holds or "rows"
+        if entry.creature is not None and holds != "creatures":
+            self.report(
+                (*path, "creature"),
+                f'Catalog "{catalog.id}" holds {holds}, so an entry cannot carry a creature',
+            )
         # A catalog of items or creatures writes no rows: its own checks refuse any it has.
         for at, row in enumerate(entry.rows if catalog.holds in (None, "rows") else ()):
             self.row(catalog, row, (*path, "rows", at))
