@@ -13,6 +13,7 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
+from gm_tags.proxy.protocols.anthropic import with_section
 from tests.proxy.inprocess import proxy_app_for
 from tests.proxy.test_outcomes import REPLY
 from tests.proxy.test_proxy import starting_game, tick
@@ -321,3 +322,18 @@ def test_a_body_over_two_megabytes_is_a_413_request_too_large(
     answer = client.post("/v1/messages", json=big)
     assert (answer.status_code, answer.json()["error"]["type"]) == (413, "request_too_large")
     assert upstream.headers == []
+
+
+@pytest.mark.parametrize(
+    ("system", "section", "sent"),
+    [
+        (None, "GM.", [text_block("GM.")]),
+        ("", "GM.", [text_block("GM.")]),
+        ("Be brief.", "GM.", [text_block("Be brief."), text_block("GM.")]),
+        ([text_block("A")], "GM.", [text_block("A"), text_block("GM.")]),
+        (None, "", None),  # a ruleset with no system section: no system is made up
+        ("Be brief.", "", "Be brief."),
+    ],
+)
+def test_the_gm_section_is_one_more_system_block(system: Any, section: str, sent: Any) -> None:
+    assert with_section(system, section) == sent

@@ -72,7 +72,8 @@ async def messages(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
     body = checked(await read_body(request))
-    said = conversation(_story(body["messages"]))
+    story = _story(body["messages"])
+    said = conversation(story)
     headers = _headers(hop, request, upstream)
     stream = bool(body.get("stream"))
     if not said:
@@ -82,13 +83,11 @@ async def messages(request: Request) -> Response:
     named = request.headers.get(CHAT_HEADER) or metadata.get("user_id")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
-    forwarded = {
-        **body,
-        "system": with_section(body.get("system"), plan.game.system_prompt(hop.budget).text),
-        "messages": with_reminder(body["messages"], plan.game.reminder()),
-    }
-    opens = opening(_story(body["messages"]))
-    turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opens)
+    forwarded = {**body, "messages": with_reminder(body["messages"], plan.game.reminder())}
+    system = with_section(body.get("system"), plan.game.system_prompt(hop.budget).text)
+    if system is not None:
+        forwarded["system"] = system
+    turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opening(story))
     return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
 
 
