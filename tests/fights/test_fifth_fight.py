@@ -69,6 +69,17 @@ SNARE = {
     "applies": [{"condition": "frightened", "duration": {"rounds": 10}}],
     "concentration": True,
 }
+FEAR = {
+    "kind": "debuff",
+    "save": {"save": "wis_save", "onSuccess": "negates"},
+    "applies": [
+        {
+            "condition": "frightened",
+            "duration": "until-save",
+            "saveEnds": {"save": "wis_save", "at": "turn-end"},
+        }
+    ],
+}
 QUICKEN = {"kind": "utility", "targets": "self", "gives": [{"budget": "action", "count": 1}]}
 HOLD_FAST = {
     "kind": "debuff",
@@ -128,6 +139,7 @@ def _fragment(document: dict[str, Any]) -> None:
                         ("Bless", BLESS),
                         ("Quicken", QUICKEN),
                         ("Snare", SNARE),
+                        ("Fear", FEAR),
                     )
                 ),
             ],
@@ -459,4 +471,23 @@ def test_concentration_held_lost_to_a_blow_and_replaced(snapshot: SnapshotAssert
     assert table.game.fight is not None and table.game.fight.get("bandit").conditions == (
         "frightened",
     )
+    assert table.receipts == snapshot
+
+
+def test_a_condition_a_save_ends(snapshot: SnapshotAssertion) -> None:
+    ilse = {
+        **ILSE,
+        "lists": {**ILSE["lists"], "spells": [{"name": "Fear", "_catalog": "spells/fear"}]},
+    }
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ilse}))
+    # Ilse 17, the bandit 4. Fear: its Wisdom save (5 against 13) fails, frightened until saved.
+    table.step('[fight: op="begin" against="bandit"] [fight: op="attack" with="Fear"]', 15, 3, 5)
+    # Its turn: the scimitar (10 + 3 - 2) misses, and as its turn ends it throws again (8): held.
+    table.step('[fight: op="next"]', 10, 8)
+    assert "Bandit against Frightened: Wisdom save (8) +0 = 8 vs 13: failed" in table.receipts[-1]
+    # Round 2: another miss (10 + 1), then a 15 at its turn's end shakes it off.
+    table.step('[fight: op="next"]', 10, 15)
+    assert "Wisdom save (15) +0 = 15 vs 13: saved; Frightened off" in table.receipts[-1]
+    fight = table.game.fight
+    assert fight is not None and fight.get("bandit").conditions == ()
     assert table.receipts == snapshot

@@ -15,7 +15,7 @@ GRAVEWATCH: Ruleset = ruleset_named("gravewatch")
 EMBER: Ruleset = ruleset_named("ember-roads")
 # The 5e fragment: saves both ways, leans, standard actions, dying, concentration and buffs.
 FIFTH: Ruleset = variant("fifth-age", _fragment)
-_SPELLS = ("Hold Fast", "Fire Burst", "Ward", "Bless", "Quicken", "Snare")
+_SPELLS = ("Hold Fast", "Fire Burst", "Ward", "Bless", "Quicken", "Snare", "Fear")
 _CASTER = {
     **ILSE,
     "lists": {

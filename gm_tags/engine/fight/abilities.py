@@ -125,7 +125,14 @@ def _strike(
     flat = dice[2] + (mechanics.amount.flat or 0)
     auto = bool(mechanics.auto_hit) or not mechanics.attack_roll
     applies = tuple((a.condition, a.rounds) for a in mechanics.applies or ())
-    return Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto, applies, asks)
+    against = int(view.read(source.save_difficulty)) if source.save_difficulty else 0
+    ends_on = tuple(
+        (a.condition, a.save_ends.save, a.save_ends.at, against)
+        for a in mechanics.applies or ()
+        if a.save_ends is not None
+    )
+    strike = Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto, applies, asks)
+    return replace(strike, ends_on=ends_on)
 
 
 def runs(option: Option) -> bool:
@@ -199,19 +206,29 @@ def afflict(
         condition = entry.condition
         if condition not in ruleset.index.conditions:
             continue
-        target = put_on(game, target, condition, entry.rounds, round_)
+        ends = entry.save_ends
+        until = (ends.save, ends.at, _difficulty(game, actor, option)) if ends else None
+        target = put_on(game, target, condition, entry.rounds, round_, until)
         applied.append(ruleset.index.conditions[condition].label)
     return target, head + (f"; {', '.join(applied)}" if applied else "")
 
 
 def put_on(
-    game: StateReads, target: Combatant, condition: str, rounds: int | None, round_: int
+    game: StateReads,
+    target: Combatant,
+    condition: str,
+    rounds: int | None,
+    round_: int,
+    ends: tuple[str, str, int] | None = None,
 ) -> Combatant:
     """`condition` onto `target` (an opponent's own list, a party member's sheet), for `rounds`
-    when it says (off as the holder's turn begins that many rounds on)."""
+    when it says (off as the holder's turn begins that many rounds on), and until a save when
+    `ends` says which (save, when, against what)."""
     timed = dict(target.timed)
     if rounds is not None:
         timed[condition] = max(timed.get(condition, 0), round_ + rounds)
+    if ends is not None:
+        target = replace(target, ends_on=MappingProxyType({**target.ends_on, condition: ends}))
     if target.side == "enemy":
         held = (
             target.conditions if condition in target.conditions else (*target.conditions, condition)
@@ -226,6 +243,8 @@ def take_off(game: StateReads, member: Combatant, condition: str) -> Combatant:
     """`condition` off `member` (an opponent's own list, a party member's sheet), and its
     rounds with it."""
     timed = MappingProxyType({c: r for c, r in member.timed.items() if c != condition})
+    ends_on = {c: e for c, e in member.ends_on.items() if c != condition}
+    member = replace(member, ends_on=MappingProxyType(ends_on))
     if member.side == "enemy":
         kept = tuple(c for c in member.conditions if c != condition)
         return replace(member, conditions=kept, timed=timed)

@@ -87,7 +87,11 @@ def _saved_against(
     assert ruleset is not None and ruleset.definition.combat is not None
     combat = ruleset.definition.combat
     if not blow.dice[0] and not blow.damage_bonus:
-        changed = target if thrown.held else _conditions_after(game, target, blow.applies, round_)
+        changed = (
+            target
+            if thrown.held
+            else _conditions_after(game, target, blow.applies, round_, ends_on=blow.ends_on)
+        )
         line = head + thrown.words
         return Blow(changed, line, False, line)
     if combat.kind == "dice-pool":
@@ -132,7 +136,9 @@ def _landed(
     elif not was_standing and dealt > 0:
         changed, counted = hurt_while_down(game, changed, critical)
     if dealt > 0 or (blow.save is not None and blow.applies):
-        changed = _conditions_after(game, changed, blow.applies, round_, ends=dealt > 0)
+        changed = _conditions_after(
+            game, changed, blow.applies, round_, ends=dealt > 0, ends_on=blow.ends_on
+        )
     left = hurt_by.now + (f" ({changed.fate or 'down'})" if hurt_by.down else "")
     left += f", {counted}" if counted else ""
     parts.append(left)
@@ -295,6 +301,7 @@ def _conditions_after(
     round_: int,
     *,
     ends: bool = False,
+    ends_on: tuple[tuple[str, str, str, int], ...] = (),
 ) -> Combatant:
     """A blow's conditions onto its target (a party member's sheet, an opponent's own list; one
     lasting N rounds comes off as the holder's turn begins N rounds on), and, where it dealt
@@ -314,9 +321,10 @@ def _conditions_after(
         if live is not game.live_of(character):
             draft_of(game).set_live(character.key, live)
         target = replace(target, timed=MappingProxyType(timed))
+    until = {condition: (save, at, against) for condition, save, at, against in ends_on}
     for condition, rounds in applies:
         if condition in ruleset.index.conditions:
-            target = put_on(game, target, condition, rounds, round_)
+            target = put_on(game, target, condition, rounds, round_, until.get(condition))
     return target
 
 

@@ -16,6 +16,8 @@ from typing import Any, Literal
 Side = Literal["party", "enemy"]
 # The lines of what happened lately, kept for the reminder (the engine's own turns above all).
 LOG_LIMIT = 12
+# When a save that ends a condition is thrown.
+AT = ("turn-end", "turn-start")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,11 @@ class Combatant:
     # The standard actions in force on it (`dodge` until its own next turn, `helped` until its
     # next attack or the end of its next turn).
     stances: tuple[str, ...] = ()
+    # Conditions on it that a save ends: condition -> (save, "turn-end" or "turn-start", what
+    # the save is thrown against).
+    ends_on: Mapping[str, tuple[str, str, int]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # What a party member's concentration holds: (combatant id, condition) pairs.
     holds: tuple[tuple[str, str], ...] = ()
     # Opponents only: the conditions on them (a party member's are on their sheet), health, its
@@ -73,6 +80,8 @@ class Combatant:
             data["stances"] = list(self.stances)
         if self.holds:
             data["holds"] = [list(pair) for pair in self.holds]
+        if self.ends_on:
+            data["endsOn"] = {c: list(end) for c, end in self.ends_on.items()}
         if self.side == "enemy":
             data["health"], data["max"] = self.health, self.most
             data["block"] = dict(self.block or {})
@@ -103,6 +112,9 @@ class Combatant:
             conditions=tuple(str(c) for c in data.get("conditions") or ()),
             stances=tuple(str(s) for s in data.get("stances") or ()),
             holds=tuple(_pair(h) for h in data.get("holds") or ()),
+            ends_on=MappingProxyType(
+                {str(c): _ending(e) for c, e in dict(data.get("endsOn") or {}).items()}
+            ),
             health=_int(data.get("health", 0)),
             most=_int(data.get("max", 0)),
             block=MappingProxyType(dict(block)) if isinstance(block, Mapping) else None,
@@ -171,6 +183,12 @@ def _pair(value: Any) -> tuple[str, str]:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"a hold is [combatant, condition], not {value!r}")
     return str(value[0]), str(value[1])
+
+
+def _ending(value: Any) -> tuple[str, str, int]:
+    if not isinstance(value, list | tuple) or len(value) != 3 or value[1] not in AT:
+        raise ValueError(f"a save that ends a condition is [save, at, difficulty], not {value!r}")
+    return str(value[0]), str(value[1]), _int(value[2])
 
 
 def _int(value: Any) -> int:

@@ -19,7 +19,7 @@ from ...sheet.character import Character, SheetView
 from ...state import StateReads
 from .abilities import ability_options
 from .contests import offered
-from .encounter import Combatant
+from .encounter import AT, Combatant
 from .rolls import (
     Option,
     SaveAsk,
@@ -199,7 +199,22 @@ def _creature_strike(action: Mapping[str, Any]) -> Strike | None:
     kind = damage.get("type") if isinstance(damage.get("type"), str) else None
     to_hit = _number(action.get("toHit"))
     auto = action.get("autoHit") is True
-    return Strike(to_hit, (dice[0], dice[1], 0), flat, kind, auto, applies, asks)
+    strike = Strike(to_hit, (dice[0], dice[1], 0), flat, kind, auto, applies, asks)
+    return replace(strike, ends_on=_ends_on(action))
+
+
+def _ends_on(action: Mapping[str, Any]) -> tuple[tuple[str, str, str, int], ...]:
+    """The conditions an opponent's action puts on that a save ends (`saveEnds`), thrown
+    against the action's own difficulty (`save.difficulty`, else `saveDifficulty`)."""
+    save = action.get("save")
+    difficulty = save.get("difficulty") if isinstance(save, Mapping) else None
+    difficulty = _number(difficulty if difficulty is not None else action.get("saveDifficulty"))
+    found = []
+    for entry in action.get("applies") or ():
+        ends = entry.get("saveEnds") if isinstance(entry, Mapping) else None
+        if isinstance(ends, Mapping) and ends.get("at") in AT and isinstance(ends.get("save"), str):
+            found.append((str(entry["condition"]), ends["save"], str(ends["at"]), difficulty))
+    return tuple(found)
 
 
 def _creature_save(action: Mapping[str, Any]) -> SaveAsk | None:

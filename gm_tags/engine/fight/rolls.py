@@ -39,6 +39,8 @@ class Strike:
     # The conditions a landed blow puts on, each with the rounds it lasts (None: until cleared).
     applies: tuple[tuple[str, int | None], ...] = ()
     save: SaveAsk | None = None
+    # Of those conditions, the ones a save ends: (condition, save, when, against what).
+    ends_on: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)

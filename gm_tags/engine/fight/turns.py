@@ -22,6 +22,7 @@ from .health import standing
 from .options import options_for
 from .rolls import Option, recharge_key, recharge_of
 from .roster import roll_initiative
+from .save_ends import throw_off
 from .standard import without_stance
 
 # The most turns the engine plays in a row before the GM must speak (a fight of opponents that
@@ -61,6 +62,7 @@ def advance(
     if fight.outcome is not None:
         return fight
     if fight.turn >= 0:
+        fight = throw_off(game, fight, "turn-end", dice, lines)
         fight = fight.with_combatant(without_stance(fight.actor, "helped"))
     at, round_ = fight.turn, fight.round
     for _ in range(2 * len(fight.order)):
@@ -84,6 +86,7 @@ def advance(
             if standing(game, thrown):
                 return fight
     fight = _start_turn(game, combat, replace(fight, turn=at))
+    fight = throw_off(game, fight, "turn-start", dice, lines)
     return _recharged(fight, dice, lines)
 
 
