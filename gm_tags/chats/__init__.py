@@ -4,7 +4,9 @@
   it is answered, steps on one chat one at a time, a chat another worker changed read again;
 - `tenancy`: `TenantChats`, one tenant's view of them, the only way a request reaches a chat;
 - `transcript`: what a conversation says whatever protocol carried it (`Said`), and the chat key
-  and lines it belongs to.
+  and lines it belongs to;
+- `walk`, `retell`, `plan`: which stored line and snapshot a conversation lands on, the
+  transcript being the truth (`plan.plan_step`; docs/proxy.md says it with examples).
 """
 
 from __future__ import annotations

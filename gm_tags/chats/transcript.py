@@ -4,7 +4,7 @@ renderings of one text are told the same, and which chat it belongs to.
 A chat's key comes from the request (a name the client gives) or, when it names none, from its
 opening message. Under one key the store keeps one or more *lines*: linear histories
 (`gm_tags.history.Chat`) with ids `key`, `key:2`, `key:3`, ... Which line and which snapshot a
-conversation lands on is `gm_tags.proxy.plan`; docs/proxy.md says it with examples.
+conversation lands on is `plan` (with `walk` and `retell`); docs/proxy.md says it with examples.
 """
 
 from __future__ import annotations

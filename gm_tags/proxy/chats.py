@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..chats.plan import Plan, plan_step
 from ..chats.served import RETRIES, ServedChats
 from ..chats.tenancy import TenantChats
 from ..chats.transcript import Said, chat_key, chat_title, key_of, line_ids, line_number
@@ -27,7 +28,6 @@ from ..history import Chat
 from ..pipeline import Turn
 from ..store import ChatExistsError, StaleChatError, UnknownChatError, shown_digest
 from ..tenants import DEFAULT_TENANT
-from .plan import Plan, plan_step
 
 STRIPES = 64
 # How many of a request's latest assistant messages are looked up in the index (and its first

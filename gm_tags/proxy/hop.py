@@ -17,12 +17,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute
 
+from ..chats.plan import Plan
 from ..chats.transcript import Said, chat_key, key_of
 from ..guard.keys import Keys
 from .chats import ProxyChats
 from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
-from .plan import Plan
 from .streaming import Relay, RelayedStream
 from .turns import PendingTurn
 

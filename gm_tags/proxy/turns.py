@@ -7,6 +7,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from ..chats.plan import Plan
 from ..chats.transcript import Said
 from ..game import Game
 from ..pipeline import Turn
@@ -14,7 +15,6 @@ from ..stream import ReplyStream
 from .chats import Landed, ProxyChats, not_stored
 from .landings import Landing
 from .outcomes import outcomes_line
-from .plan import Plan
 
 
 class PendingTurn:

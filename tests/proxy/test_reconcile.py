@@ -1,4 +1,4 @@
-"""The transcript is the truth (`gm_tags.proxy.plan`), in process: a window that slid past the
+"""The transcript is the truth (`gm_tags.chats.plan`), in process: a window that slid past the
 opening lands on the same line, a reply the client shows shorter is cut to it, white space at
 joins is the client's, and forks keep what the replies did."""
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import pytest
 
 from gm_tags import Game, load_ruleset
+from gm_tags.chats.plan import Plan, plan_step
 from gm_tags.chats.transcript import Said
 from gm_tags.history import Chat
-from gm_tags.proxy.plan import Plan, plan_step
 from tests.proxy.conftest import RULESET
 
 KEY = "chat-x"

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from gm_tags import Game, load_ruleset
+from gm_tags.chats.plan import plan_step
 from gm_tags.chats.transcript import Said, chat_key, line_ids
 from gm_tags.history import Chat, chat_id_problem
-from gm_tags.proxy.plan import plan_step
 from gm_tags.proxy.transcript import conversation
 from tests.proxy.conftest import GAME, RULESET
 

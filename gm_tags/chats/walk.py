@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..chats.transcript import Said, bare, same
 from ..history import Chat, Message
+from .transcript import Said, bare, same
 
 # How far on in a line the reply an edited message stands for is looked for.
 EDIT_REACH = 64

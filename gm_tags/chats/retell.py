@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..chats.transcript import Said, bare, same
 from ..game import Game
 from ..history import Chat, Message, Swipe
+from .transcript import Said, bare, same
 from .walk import edited_place, edited_swipe, showing
 
 RETELL_LIMIT = 64

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..chats.transcript import Said, key_of, next_line_id
 from ..game import Game
 from ..history import Chat, Message
 from .retell import cut_swipe, retell
+from .transcript import Said, key_of, next_line_id
 from .walk import Walk, best_walk
 
 Action = Literal["reply", "regenerate", "continue"]
