@@ -7,6 +7,7 @@ side to act, and what happened lately). A ruleset without a `combat` block gets 
 from __future__ import annotations
 
 from ..engine.fight.abilities import runs
+from ..engine.fight.concentration import holding
 from ..engine.fight.encounter import Combatant, Encounter
 from ..engine.fight.health import health_of
 from ..engine.fight.options import options_for
@@ -101,20 +102,22 @@ def _block(game: GameState, fight: Encounter) -> list[str]:
 
 
 def _member(game: GameState, member: Combatant) -> str:
+    """`Name health` with what they suffer (an opponent's conditions are the encounter's), what
+    they hold, dodging, and dying, stable or dead."""
     health = health_of(game, member)
     down = f" {member.fate}" if member.fate else " down"
     words = f"{safe(member.name)} {health.text}" + (down if health.value <= 0 else "")
+    on: tuple[str, ...] = member.conditions
     if member.side == "party":
-        character = next(c for c in game.characters if c.key == member.id)
-        on = game.live_of(character).conditions
-        labels = (
-            [c.label for c in game.ruleset.definition.sheet.live.conditions if c.id in on]
-            if game.ruleset
-            else []
-        )
-        if labels:
-            words += " (" + ", ".join(safe(label) for label in labels) + ")"
-    return words
+        on = game.live_of(next(c for c in game.characters if c.key == member.id)).conditions
+    sheet = game.ruleset.definition.sheet if game.ruleset else None
+    labels = [c.label for c in sheet.live.conditions if c.id in on] if sheet else []
+    labels += ["dodging"] if "dodge" in member.stances else []
+    labels += ["helped"] if "helped" in member.stances else []
+    if labels:
+        words += " (" + ", ".join(safe(label) for label in labels) + ")"
+    held = holding(game, member)
+    return words + (f", concentrating on {safe(held)}" if held else "")
 
 
 def _budgets(game: GameState, actor: Combatant) -> str:

@@ -491,3 +491,16 @@ def test_a_condition_a_save_ends(snapshot: SnapshotAssertion) -> None:
     fight = table.game.fight
     assert fight is not None and fight.get("bandit").conditions == ()
     assert table.receipts == snapshot
+
+
+def test_the_fight_block_shows_what_each_side_suffers_and_holds() -> None:
+    ilse = {
+        **ILSE,
+        "lists": {**ILSE["lists"], "spells": [{"name": "Snare", "_catalog": "spells/snare"}]},
+    }
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ilse}))
+    table.step('[fight: op="begin" against="bandit"] [fight: op="attack" with="Snare"]', 15, 3)
+    table.step('[fight: op="act" with="dodge"]')
+    assert table.receipts[-1].endswith('reason="no-budget"]')
+    reminder = table.game.reminder()
+    assert "> Ilse 18/18, concentrating on Snare; Bandit 11/11 (Frightened)." in reminder
