@@ -9,6 +9,7 @@ Messages follow the Engine's, at its paths (`catalogs.0.entries.0.rows.0.values`
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from .catalogs import CATALOG_MARK, asset_path
@@ -16,6 +17,7 @@ from .checks import Path, Reporter
 from .checks_mechanics import MechanicsChecks
 from .document import Catalog, CatalogEntry, CatalogRow
 from .index import by_id
+from .refs import ValueRef
 from .sheet import (
     BooleanColumn,
     EnumColumn,
@@ -24,6 +26,10 @@ from .sheet import (
     SheetList,
     TextColumn,
 )
+
+MOST_SCALED = 4
+SHEET_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+SHEET_ID_MESSAGE = "An id is lowercase letters, digits and underscores, starting with a letter"
 
 
 class CatalogChecks(Reporter):
@@ -68,8 +74,12 @@ class CatalogChecks(Reporter):
                 f'Catalog "{catalog.id}" holds {holds}, so an entry cannot carry a creature',
             )
         # A catalog of items or creatures writes no rows: its own checks refuse any it has.
-        for at, row in enumerate(entry.rows if catalog.holds in (None, "rows") else ()):
+        rows = entry.rows if catalog.holds in (None, "rows") else []
+        for at, row in enumerate(rows):
             self.row(catalog, row, (*path, "rows", at))
+            if row.scaled is not None and row.list_ in catalog.feeds:
+                alone = sum(1 for other in rows if other.list_ == row.list_) == 1
+                self.scaled(row, alone, (*path, "rows", at))
         if entry.mechanics is not None:
             lists = [row.list_ for row in entry.rows]
             checks = MechanicsChecks(self.ruleset, self.index, self.problems)
@@ -83,19 +93,49 @@ class CatalogChecks(Reporter):
         if sheet_list is not None:
             for problem in row_problems(sheet_list, row.values):
                 self.report((*path, "values"), problem)
-        for column, scaled in (row.scaled or {}).items():
-            at = (*path, "scaled", column, "from")
-            self.ref(scaled.from_, at)
-            self.no_live_read(scaled.from_, at, "a catalog's scaled column")
-            for leaf in self.index.leaves(scaled.from_):
-                if leaf[0] == "listSum":
-                    chain = self.index.explain(scaled.from_, leaf)
-                    self.report(
-                        at,
-                        "a catalog's scaled column cannot read a list "
-                        f"sum, even through a derived value; it reads {chain}",
-                    )
-                    break
+
+    def scaled(self, row: CatalogRow, alone: bool, path: Path) -> None:
+        """Columns the sheet keeps up to date (1.23), as the Engine holds them: at most four number
+        columns of the row, each with a starting value, on the entry's only row for its list."""
+        scaled = row.scaled or {}
+        if not scaled:
+            self.report((*path, "scaled"), "scaled names at least one column, or is left out")
+        if len(scaled) > MOST_SCALED:
+            self.report((*path, "scaled"), f"At most {MOST_SCALED} columns of a row can be scaled")
+        if not alone:
+            self.report(
+                (*path, "scaled"),
+                f'A scaled row must be this entry\'s only row for the list "{row.list_}"',
+            )
+        sheet_list = self.lists.get(row.list_)
+        columns = {c.id: c for c in sheet_list.columns} if sheet_list is not None else {}
+        for column, kept in scaled.items():
+            if not SHEET_ID.match(column):
+                self.report((*path, "scaled", column), SHEET_ID_MESSAGE)
+            elif sheet_list is not None and column not in columns:
+                self.report((*path, "scaled", column), f'Unknown column "{column}"')
+            elif sheet_list is not None and not isinstance(columns[column], NumberColumn):
+                self.report((*path, "scaled", column), f'Column "{column}" is not a number')
+            elif sheet_list is not None and column not in row.values:
+                self.report(
+                    (*path, "values"), f'Scaled column "{column}" needs a starting value in values'
+                )
+            if kept.table is not None:
+                self.ascending(kept.table, (*path, "scaled", column, "table"))
+            self.scaled_from(kept.from_, (*path, "scaled", column, "from"))
+
+    def scaled_from(self, ref: ValueRef, at: Path) -> None:
+        """VR-3, VR-8: what a scaled column reads exists, reads no live state and no list sum."""
+        self.ref(ref, at)
+        self.no_live_read(ref, at, "a catalog's scaled column")
+        for leaf in self.index.leaves(ref):
+            if leaf[0] == "listSum":
+                self.report(
+                    at,
+                    "a catalog's scaled column cannot read a list "
+                    f"sum, even through a derived value; it reads {self.index.explain(ref, leaf)}",
+                )
+                break
 
 
 def _filter_problem(name: str, kind: str | None, value: Any) -> str | None:

@@ -14,7 +14,7 @@ from .combat import Combat, Creature
 from .items import ItemDef, Items
 from .layer_models import MOST_LAYERS, Layer
 from .mechanics import Mechanics
-from .refs import REF_KINDS, ValueRef
+from .refs import REF_KINDS, StepTable, ValueRef
 from .resolution import Resolution
 from .sheet import HideWhen, Pool, Sheet, SheetField, SheetList
 
@@ -213,11 +213,15 @@ class Party(Strict):
 # Sections the page only refers to. Only the parts our rules read are typed.
 
 
-class ScaledColumn(Carried):
+class ScaledColumn(Strict):
+    """A number column the sheet keeps up to date: the reference's number, or it looked up in
+    `table` (a maximum that grows with a level)."""
+
     from_: ValueRef = Field(alias="from")
+    table: StepTable | None = None
 
 
-class CatalogRow(Carried):
+class CatalogRow(Strict):
     list_: SheetId = Field(alias="list")
     values: dict[str, Any] = {}
     scaled: dict[str, ScaledColumn] | None = None

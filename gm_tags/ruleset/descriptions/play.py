@@ -34,7 +34,10 @@ PLAY_OBJECTS: dict[str, dict[str, str]] = {
         "values": "Column id -> the value written.",
         "scaled": "Column id -> a value worked out when picked (`from`, a value reference).",
     },
-    "ScaledColumn": {"from": "The value reference the column takes when picked."},
+    "ScaledColumn": {
+        "from": "The value reference the column takes when picked.",
+        "table": "`[[at least, value], ...]`, ascending: the value read looked up.",
+    },
     "Combat": {
         "kind": "How a blow is resolved: `attack-vs-defense` (a throw against a defense) or "
         "`dice-pool` (successes against a defense).",
