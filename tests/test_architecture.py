@@ -120,7 +120,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("state", ("gm_tags.state",)),
-    # A check asked for and its record are values a command carries, filed under checks/.
     (
         "reading",
         (
@@ -129,7 +128,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gm_tags.grammar",
             "gm_tags.parse",
             "gm_tags.commands",
-            "gm_tags.checks.record",
             "gm_tags.receipts",
             "gm_tags.rewrite",
             "gm_tags.narrator",

@@ -3,17 +3,28 @@ reads next turn. A check paid for from a pool (`spend=`) changes that character'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..checks.record import CheckRecord, CheckRequest
 from ..checks.run import Untrained, names_nothing, roll_check, unknown_difficulty
-from ..commands.check import CheckCommand
+from ..commands.common import Request
 from ..dice import Dice
 from ..reasons import Reason
 from ..sheet.character import Character
 from ..sheet.live import LiveState
 from ..state import Draft, StateReads
 from .outcome import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCommand:
+    """What a `[skill_check: ...]` tag binds to (`gm_tags.families.skill_check.bind`): the check
+    asked for (a `CheckRequest`, the same that `Game.check` rolls), and the request its receipt
+    writes back. It stands here, with the check it carries, rather than in `commands/`."""
+
+    check: CheckRequest
+    request: Request
 
 
 class Rolled(NamedTuple):

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...commands.check import CheckCommand
 from ...dice import Dice
-from ...engine.checks import run_check
+from ...engine.checks import CheckCommand, run_check
 from ...engine.outcome import Outcome
 from ...prompt.checks import check_lines
 from ...prompt.reminder import Teaching

@@ -1,4 +1,4 @@
-"""Binding `[skill_check: ...]` tags to a check request (`gm_tags.commands.check.CheckCommand`).
+"""Binding `[skill_check: ...]` tags to a check request (`gm_tags.engine.checks.CheckCommand`).
 
     [skill_check: skill="Sneak" dc="8"]
     [skill_check: who="Tobin" skill="Brawl" difficulty="Risky" mode="advantage"]
@@ -13,8 +13,8 @@ check is rolled, and names the sheet does not have are ignored, never refusing t
 from __future__ import annotations
 
 from ...checks.record import CheckRequest
-from ...commands.check import CheckCommand
 from ...commands.common import CHECK_OUTCOME_KEYS, Refused, Request, integer, malformed, requested
+from ...engine.checks import CheckCommand
 from ...parse import Tag
 
 _MODES = {"advantage", "disadvantage"}
