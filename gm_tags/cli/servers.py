@@ -122,6 +122,12 @@ def _add_proxy_options(proxy: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add a line of what the engine did to the narration the client gets",
     )
+    proxy.add_argument(
+        "--no-page",
+        dest="page",
+        action="store_false",
+        help="serve only the model's protocols: not the play page and the API it reads",
+    )
 
 
 @reporting_input_errors
@@ -164,6 +170,7 @@ def serve_proxy(args: argparse.Namespace, out: TextIO) -> int:
         import uvicorn  # noqa: F401  (part of the extra: missing, it is said here)
 
         from ..proxy import create_proxy_app
+        from ..service.app import proxy_page
     except ImportError:
         return needs_extra(args.command, "proxy")
     app = create_proxy_app(
@@ -180,6 +187,9 @@ def serve_proxy(args: argparse.Namespace, out: TextIO) -> int:
         show_outcomes=args.show_outcomes,
         keys=access.keys,
         allowed_hosts=access.allowed_hosts,
+        page=proxy_page(args.ruleset, keys=access.keys, allowed_hosts=access.allowed_hosts)
+        if args.page
+        else None,
     )
     return run_server(app, args)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..chats.served import ServedChats
@@ -58,6 +58,7 @@ def create_proxy_app(
     show_outcomes: bool = False,
     keys: Keys | None = None,
     allowed_hosts: Collection[str] = (),
+    page: Callable[[ServedChats], ASGIApp] | None = None,
 ) -> Starlette:
     """The proxy to `upstream` (an OpenAI-compatible base URL or `replay:SESSION.jsonl`, for
     chat completions) and `anthropic_upstream` (an Anthropic-compatible base URL, for Messages),
@@ -70,7 +71,9 @@ def create_proxy_app(
     (`gm_tags.proxy.outcomes`). With `keys`, every request needs one (`Authorization: Bearer
     KEY`) and reaches only its tenant's chats, and its credentials go no further: the upstream
     gets the proxy's own key, or none. The Host header must be a loopback name or one of
-    `allowed_hosts`."""
+    `allowed_hosts`. `page` makes the app that answers every other path over the proxy's own
+    chats (`gm-tags proxy` gives the service's: the play page and the API it reads), guarding
+    itself with the same keys and Host names; without it, other paths are not found."""
     if upstream is None and anthropic_upstream is None:
         raise SettingError(
             "the proxy needs an upstream: --upstream for chat completions, "
@@ -107,9 +110,15 @@ def create_proxy_app(
 
     policy = Policy(keys=keys, allowed_hosts=host_names(allowed_hosts), open_paths={"/health"})
     routes: list[BaseRoute] = [route for protocol in PROTOCOLS for route in protocol.routes]
+    routes.append(Route("/health", health, methods=["GET"]))
+    if page is not None:
+        routes.append(Mount("", app=page(served)))
+    guard = Middleware(
+        ProtocolGuard, policy=policy, protocols=PROTOCOLS, rest_guarded=page is not None
+    )
     app = Starlette(
-        routes=[*routes, Route("/health", health, methods=["GET"])],
-        middleware=[Middleware(ProtocolGuard, policy=policy, protocols=PROTOCOLS)],
+        routes=routes,
+        middleware=[guard],
         exception_handlers={ProxyError: _failed, httpx2.HTTPError: _unreachable},
         lifespan=lifespan,
     )
@@ -124,15 +133,27 @@ async def health(_: Request) -> Response:
 class ProtocolGuard:
     """The guard every request passes (`gm_tags.guard.http`), refusing in the shape of the
     protocol the request's path speaks; a key a protocol's clients send in their own header
-    (`Protocol.key_header`) counts as `Authorization: Bearer KEY`."""
+    (`Protocol.key_header`) counts as `Authorization: Bearer KEY`. With `rest_guarded`, a path
+    no protocol speaks (nor /health) goes on unguarded here: the app mounted for the other
+    paths (the play page's) guards it with the same policy, and refuses in its own shape."""
 
-    def __init__(self, app: ASGIApp, policy: Policy, protocols: Sequence[Protocol]) -> None:
-        self.guards: dict[str, tuple[Guard, str | None]] = {}
+    def __init__(
+        self,
+        app: ASGIApp,
+        policy: Policy,
+        protocols: Sequence[Protocol],
+        *,
+        rest_guarded: bool = False,
+    ) -> None:
+        self.guards: dict[str, tuple[ASGIApp, str | None]] = {}
         for protocol in protocols:
             guard = Guard(app, policy, _refusal_in(protocol))
             for route in protocol.routes:
                 self.guards[getattr(route, "path", "")] = (guard, protocol.key_header)
-        self.fallback = Guard(app, policy, _refusal_in(protocols[0]))
+        self.fallback: ASGIApp = Guard(app, policy, _refusal_in(protocols[0]))
+        self.guards["/health"] = (self.fallback, None)
+        if rest_guarded:
+            self.fallback = app
         self.keyed = policy.keys is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

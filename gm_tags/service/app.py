@@ -7,7 +7,7 @@ is answered with `{"code", "detail", "problems"}`; docs/service.md lists the cod
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -59,6 +59,44 @@ def create_app(
         installed[ruleset.id] = (str(Path(path).resolve()), ruleset)
     served = ServedChats(lambda: open_store(db))
     served.open()  # now, so a file that is not a store is refused before anything is served
+    return service_app(
+        served,
+        installed,
+        cors_origins,
+        keys=keys,
+        allowed_hosts=allowed_hosts,
+        stream_limits=stream_limits,
+    )
+
+
+def proxy_page(
+    ruleset: str | Path, *, keys: Keys | None = None, allowed_hosts: Collection[str] = ()
+) -> Callable[[ServedChats], FastAPI]:
+    """What `gm-tags proxy` serves beside the model's protocols (`create_proxy_app(page=...)`):
+    this service over the proxy's chats, the proxy's ruleset installed, behind the same `keys` and
+    `allowed_hosts`."""
+    loaded = load_ruleset(ruleset)
+    installed = {loaded.id: (str(Path(ruleset).resolve()), loaded)}
+
+    def page(served: ServedChats) -> FastAPI:
+        return service_app(served, installed, keys=keys, allowed_hosts=allowed_hosts)
+
+    return page
+
+
+def service_app(
+    served: ServedChats,
+    installed: InstalledRulesets,
+    cors_origins: Sequence[str] = (),
+    *,
+    keys: Keys | None = None,
+    allowed_hosts: Collection[str] = (),
+    stream_limits: StreamLimits | None = None,
+) -> FastAPI:
+    """The service over chats already open: `create_app`'s, or the proxy's (`gm-tags proxy`
+    serves the play page and this API beside its own routes, over its own chats, so a page sees
+    the proxy's turns at once and the proxy's next request sees the page's changes). It guards
+    itself; its lifespan closes `served` (when mounted in another app, that app closes it)."""
     app = FastAPI(
         title="gm-tags",
         summary="Apply the command tags a language-model Game Master writes, against a ruleset.",
