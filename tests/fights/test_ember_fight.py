@@ -9,6 +9,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from gm_tags import Game, Ruleset
+from gm_tags.engine.fight.options import options_for
 from gm_tags.reasons import Reason
 from tests.fights.conftest import TRAVELLER, Table, played, variant
 
@@ -88,9 +89,11 @@ def test_resistance_immunity_and_vulnerability_work_on_pool_health(ember: Rulese
     assert "resists cut: 4" in (turn.receipts[1].now or "")
     fight = turn.game.fight
     assert fight is not None and fight.get("glass-wader").health == 4
-    # Its sweep misses; then a torch (Burn, matched without case) is doubled and a sling
-    # (crush) is nothing.
-    turn = played(turn.game, '[fight: op="next"] [fight: op="attack" with="torch"]', 1, 1, 6, 6, 1)
+    # Its glass lash (a signature action, between Juno's turn and its own) and its sweep
+    # miss; then a torch (Burn, matched without case) is doubled and a sling (crush) is nothing.
+    turn = played(
+        turn.game, '[fight: op="next"] [fight: op="attack" with="torch"]', 1, 1, 1, 1, 6, 6, 1
+    )
     assert "vulnerable to Burn: 6" in (turn.receipts[1].now or "")
     assert turn.game.fight is not None and turn.game.fight.outcome == "victory"
     immune = played(
@@ -290,4 +293,28 @@ def test_contests_grab_and_shove(game: Game, snapshot: SnapshotAssertion) -> Non
     # one who shoves: won, and nobody moves on a fight with no board.
     table.step('[fight: op="next"] [fight: op="act" with="Shove back"]', 1, 1, 3, 3, 4, 3)
     assert "vs Brawn (4 3) +1 = 8: won; no board here, so nobody is pushed" in table.receipts[-1]
+    assert table.receipts == snapshot
+
+
+def test_a_signature_action_between_turns(game: Game, snapshot: SnapshotAssertion) -> None:
+    """The Glass Wader's Glass lash is bought with its own signature points (2, a point each)
+    between a party member's turn and the next, never on its own turn; the points come back as
+    its own turn begins."""
+    table = Table(game)
+    # Health 4d8 + 4 (8); initiative Juno 13, the wader 2. Juno's axe misses (1 1 + 2).
+    table.step(
+        '[fight: op="begin" against="glass-wader"] [fight: op="attack" with="Road axe"]',
+        *(1, 1, 1, 1),
+        *(6, 6, 1, 1),
+        *(1, 1),
+    )
+    # Her turn ends: the lash (6 6 + 3 against Guard 7, 5 cut), then the wader's own turn: its
+    # sweep (1 1 + 4) misses.
+    table.step('[fight: op="next"]', 6, 6, 5, 1, 1)
+    assert "Glass lash at Juno: (6 6) +3 = 15 vs defense 7: hit, dealt 5" in table.receipts[-1]
+    assert table.receipts[-1].index("Glass lash") < table.receipts[-1].index("Sweep")
+    fight = table.game.fight
+    assert fight is not None and "signature" not in fight.get("glass-wader").spent
+    options = [o.label for o in options_for(table.game, fight.get("glass-wader"), {})]
+    assert options == ["Sweep", "End the turn"]
     assert table.receipts == snapshot

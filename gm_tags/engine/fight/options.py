@@ -21,6 +21,7 @@ from .abilities import ability_options
 from .contests import offered
 from .encounter import AT, Combatant
 from .rolls import (
+    SIGNATURE,
     Option,
     SaveAsk,
     Strike,
@@ -34,7 +35,11 @@ from .rolls import (
 )
 
 
-def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]) -> list[Option]:
+def options_for(
+    game: StateReads, combatant: Combatant, spent: Mapping[str, int], *, window: bool = False
+) -> list[Option]:
+    """`combatant`'s options on its turn; with `window`, an opponent's signature actions, the
+    only ones it takes between two turns (and never on its own)."""
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None
     combat = ruleset.definition.combat
@@ -67,9 +72,20 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
                 ready = left(budget) and not spent.get(recharge_key(str(action["id"])))
                 option = Option(str(action["id"]), name, "attack", budget, ready, strike)
                 single[option.id] = replace(option, targets=max(1, count), recharge=recharge)
+        points = _number((combatant.block or {}).get("signaturePoints"))
         for action in actions:
             budget = action.get("budget") or first
             name = str(action.get("name") or action.get("id"))
+            signature = action.get("signature")
+            if isinstance(signature, Mapping) != window:
+                continue
+            if isinstance(signature, Mapping) and str(action.get("id")) in single:
+                cost = max(1, _number(signature.get("cost")))
+                affordable = spent.get(SIGNATURE, 0) + cost <= points
+                found.append(
+                    replace(single[str(action["id"])], budget=None, left=affordable, signature=cost)
+                )
+                continue
             if str(action.get("id")) in single:
                 found.append(single[str(action["id"])])
                 continue
@@ -78,7 +94,11 @@ def options_for(game: StateReads, combatant: Combatant, spent: Mapping[str, int]
                 found.append(
                     Option(str(action["id"]), name, "attack", budget, left(budget), parts=parts)
                 )
+        if window:
+            return found
     else:
+        if window:
+            return []
         character = next(c for c in game.characters if c.key == combatant.id)
         view = character.view(ruleset, game.live_of(character))
         if held_back(ruleset, view):

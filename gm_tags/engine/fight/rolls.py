@@ -60,6 +60,12 @@ class Option:
     # An opponent's action that must recharge once used: the dice thrown as its holder's turn
     # begins, and the least total that brings it back (`recharge: {dice, from}`).
     recharge: tuple[int, int, int] | None = None
+    # An opponent's signature action: the points of its block's `signaturePoints` it costs.
+    signature: int | None = None
+
+
+# How the signature points an opponent has spent since its own turn are kept beside its budgets.
+SIGNATURE = "signature"
 
 
 def recharge_key(action: str) -> str:

@@ -20,7 +20,7 @@ from .dying import death_save
 from .encounter import Combatant, Encounter
 from .health import standing
 from .options import options_for
-from .rolls import Option, recharge_key, recharge_of
+from .rolls import SIGNATURE, Option, recharge_key, recharge_of
 from .roster import roll_initiative
 from .save_ends import throw_off
 from .standard import without_stance
@@ -63,6 +63,9 @@ def advance(
         return fight
     if fight.turn >= 0:
         fight = throw_off(game, fight, "turn-end", dice, lines)
+        fight = settled(game, _window(game, fight, dice, lines))
+        if fight.outcome is not None:
+            return fight
         fight = fight.with_combatant(without_stance(fight.actor, "helped"))
     at, round_ = fight.turn, fight.round
     for _ in range(2 * len(fight.order)):
@@ -123,6 +126,33 @@ def _recharged(fight: Encounter, dice: Dice, lines: list[str] | None) -> Encount
     return fight.with_combatant(replace(actor, spent=MappingProxyType(spent)))
 
 
+def _window(game: StateReads, fight: Encounter, dice: Dice, lines: list[str] | None) -> Encounter:
+    """Between a party member's turn and the next: each standing opponent the engine plays that
+    has a signature action its points still pay for uses the first, at that party member."""
+    ending = fight.actor
+    for member_id in fight.order:
+        member = fight.get(member_id)
+        target = fight.get(ending.id)
+        if ending.side != "party" or not standing(game, target):
+            break
+        if member.side != "enemy" or not standing(game, member) or gm_plays(game, member):
+            continue
+        options = options_for(game, member, member.spent, window=True)
+        choice = next((o for o in options if o.left and o.signature), None)
+        if choice is None:
+            continue
+        spent = {
+            **member.spent,
+            SIGNATURE: member.spent.get(SIGNATURE, 0) + (choice.signature or 1),
+        }
+        fight = fight.with_combatant(replace(member, spent=MappingProxyType(spent)))
+        fight, blows = strikes(game, fight, fight.get(member_id), [target], choice, dice)
+        fight = fight.logged(*(blow.line for blow in blows))
+        if lines is not None:
+            lines.extend(blow.short for blow in blows)
+    return fight
+
+
 def _new_round(
     game: StateReads, combat: Combat, fight: Encounter, dice: Dice
 ) -> tuple[Encounter, str]:
@@ -147,6 +177,7 @@ def _start_turn(game: StateReads, combat: Combat, fight: Encounter) -> Encounter
     are up taken off its sheet."""
     per_turn = {b.id for b in combat.economy.budgets if b.per == "turn"}
     per_turn |= {spend_key(s.pool) for s in combat.spend_limits or () if s.per == "turn"}
+    per_turn.add(SIGNATURE)  # an opponent's signature points come back on its own turn
     actor = without_stance(fight.actor, "dodge")
     kept = {k: v for k, v in actor.spent.items() if k not in per_turn}
     timed = {c: until for c, until in actor.timed.items() if until > fight.round}
