@@ -85,17 +85,27 @@ class Reply:
 @dataclass
 class Shown:
     """A message as the client shows it. An assistant message keeps its swipes (each the
-    replies it is made of: a reply and its continuations) and what the client shows of each."""
+    replies it is made of: a reply and its continuations) and what the client shows of each
+    (`views`: its text and the texts whose tags count, as the client kept it last: a swipe
+    cut, continued or edited is shown so again when the player swipes back to it)."""
 
     role: str
     text: str
     swipes: list[list[Reply]] = field(default_factory=list)
     chosen: int = 0
     effect: tuple[str, ...] = ()  # the texts whose tags count, in order
+    views: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def greeting(self) -> bool:
         return self.role == "assistant" and not self.swipes
+
+    def showing(self, text: str, effect: tuple[str, ...]) -> Shown:
+        """The message with its chosen swipe shown as `text`, with `effect`."""
+        views = list(self.views)
+        if self.swipes:
+            views[self.chosen] = (text, effect)
+        return replace(self, text=text, effect=effect, views=views)
 
 
 class ProxyHistory(RuleBasedStateMachine):
@@ -129,7 +139,8 @@ class ProxyHistory(RuleBasedStateMachine):
         reply = self.reply(ticks)
         self.expect_clocks()
         shown = self.ask(reply)
-        self.visible.append(Shown("assistant", shown, [[reply]], 0, (reply.text,)))
+        effect = (reply.text,)
+        self.visible.append(Shown("assistant", shown, [[reply]], 0, effect, [(shown, effect)]))
 
     @precondition(lambda self: self.last_reply() is not None and self.visible[-2].role == "user")
     @rule(ticks=TICKS)
@@ -138,9 +149,11 @@ class ProxyHistory(RuleBasedStateMachine):
         reply = self.reply(ticks)
         self.expect_clocks()
         shown = self.ask(reply)
-        last.swipes.append([reply])
-        chosen = len(last.swipes) - 1
-        self.visible.append(replace(last, text=shown, chosen=chosen, effect=(reply.text,)))
+        effect = (reply.text,)
+        views = [*last.views, (shown, effect)]
+        swipes = [*last.swipes, [reply]]
+        self.visible.append(replace(last, swipes=swipes, chosen=len(swipes) - 1, views=views))
+        self.visible[-1] = self.visible[-1].showing(shown, effect)
 
     @precondition(lambda self: self.last_reply() is not None and len(self.last_reply().swipes) > 1)
     @rule(data=st.data())
@@ -148,13 +161,9 @@ class ProxyHistory(RuleBasedStateMachine):
         self.swipe_to(data.draw(st.integers(0, len(self.visible[-1].swipes) - 1)))
 
     def swipe_to(self, chosen: int) -> None:
-        """The client shows another swipe of the last reply whole, as it was given out."""
+        """The client shows another swipe of the last reply, as it kept it."""
         last = self.visible[-1]
-        replies = last.swipes[chosen]
-        texts = [self.narration(reply) for reply in replies]
-        self.visible[-1] = replace(
-            last, text=" ".join(texts), chosen=chosen, effect=tuple(r.text for r in replies)
-        )
+        self.visible[-1] = replace(last, chosen=chosen).showing(*last.views[chosen])
 
     @precondition(lambda self: len(self.visible) > 2)
     @rule(data=st.data())
@@ -180,7 +189,8 @@ class ProxyHistory(RuleBasedStateMachine):
         message = self.visible[at]
         # Kept as the player wrote it, with a word of theirs first: what tells a reply's swipes
         # apart is the words an edit keeps.
-        self.visible[at] = replace(message, text=f"Edited {self.words}: {message.text}")
+        edited = f"Edited {self.words}: {message.text}"
+        self.visible[at] = message.showing(edited, message.effect)
         self.words += 1
 
     @precondition(lambda self: len(self.visible) > 2)
@@ -202,9 +212,8 @@ class ProxyHistory(RuleBasedStateMachine):
         swipes = [list(s) for s in last.swipes]
         swipes[last.chosen] = [*swipes[last.chosen], reply]
         joined = f"{last.text} {more.lstrip()}"  # the front-end's own space at the join
-        self.visible[-1] = replace(
-            last, text=joined, swipes=swipes, effect=(*last.effect, reply.text)
-        )
+        continued = replace(last, swipes=swipes)
+        self.visible[-1] = continued.showing(joined, (*last.effect, reply.text))
 
     @precondition(lambda self: self.last_reply() is not None)
     @rule(data=st.data())
@@ -222,7 +231,7 @@ class ProxyHistory(RuleBasedStateMachine):
         shown = last.text[:cut].rstrip()
         if not shown:
             return
-        self.visible[-1] = replace(last, text=shown, effect=(reply.kept(shown),))
+        self.visible[-1] = last.showing(shown, (reply.kept(shown),))
 
     @precondition(lambda self: self.visible[-1].role == "assistant")
     @rule()
