@@ -24,6 +24,7 @@ from .syntax import (
     grammar_tag_names,
     grammar_text,
     tag_names,
+    when_tag_names_change,
 )
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def unquoted(value: str) -> str:
     return value
 
 
+@functools.cache
 def tag_parser() -> Lark:
     """The LALR parser of `tags`, `tag` and `branch` for the tag names known now, built on first
     use (Lark caches its analysis of the grammar on disk, so a new process builds it in a
@@ -124,6 +126,9 @@ def _parser(names: tuple[str, ...]) -> Lark:
     )
 
 
+when_tag_names_change(tag_parser.cache_clear)
+
+
 def read_tag(text: str) -> ParsedTag:
     """One tag's text read: its items in order. Raises `lark.exceptions.UnexpectedInput` where
     the grammar cannot read it."""
@@ -146,13 +151,9 @@ def terminal_pattern(name: str) -> str:
     return tag_parser().get_terminal(name).pattern.to_regexp()
 
 
+@functools.cache
 def opening() -> re.Pattern[str]:
     """Where a tag opens: `[`, a tag name and a colon, spaces or tabs between them."""
-    return _opening(tag_names())
-
-
-@functools.cache
-def _opening(names: tuple[str, ...]) -> re.Pattern[str]:
     name, colon = terminal_pattern(TAG_NAME), terminal_pattern(COLON)
     return re.compile(rf"\[[ \t]*(?:{name})[ \t]*(?:{colon})")
 
@@ -162,3 +163,6 @@ def branch_pattern() -> re.Pattern[str]:
     """Where a check's branch stands: as the `branch` rule reads it, on one line."""
     outcome, colon = terminal_pattern(OUTCOME), terminal_pattern(COLON)
     return re.compile(rf"\[[ \t]*(?:{outcome})[ \t]*(?:{colon})[^\]\n]*\]")
+
+
+when_tag_names_change(opening.cache_clear)

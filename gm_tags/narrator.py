@@ -23,7 +23,7 @@ import functools
 import re
 
 from .grammar import opening
-from .syntax import longest_tag_name
+from .syntax import longest_tag_name, when_tag_names_change
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
 _CLOSING = frozenset(
@@ -31,15 +31,14 @@ _CLOSING = frozenset(
 )
 
 
+@functools.cache
 def opening_so_far() -> re.Pattern[str]:
     """A `[` at the end that could still become a tag opening (`[`, a tag name, a colon): letters
     and underscores, in any case, no more than the longest tag name has."""
-    return _opening_so_far(longest_tag_name())
+    return re.compile(rf"\[[ \t]*[A-Za-z_]{{0,{longest_tag_name()}}}[ \t]*\Z")
 
 
-@functools.cache
-def _opening_so_far(longest: int) -> re.Pattern[str]:
-    return re.compile(rf"\[[ \t]*[A-Za-z_]{{0,{longest}}}[ \t]*\Z")
+when_tag_names_change(opening_so_far.cache_clear)
 
 
 class Narrator:

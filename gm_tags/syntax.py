@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -71,6 +72,7 @@ _TAG_NAME_SHAPE = re.compile(r"[a-z][a-z_]*")
 # Tag names registered beyond the grammar file's, in the order they came.
 _registered: list[str] = []
 _names: tuple[str, ...] | None = None  # every tag name, worked out on first use
+_forgetters: list[Callable[[], None]] = []
 
 
 def quoted(pairs: tuple[tuple[str, str], ...] = QUOTES, *, open_ended: bool = False) -> str:
@@ -112,6 +114,20 @@ def tag_names() -> tuple[str, ...]:
     return _names
 
 
+def when_tag_names_change(forget: Callable[[], None]) -> None:
+    """Call `forget` whenever a tag name is added or removed: what is built from the names (the
+    parser, the scanner's opening) is cached without arguments, as it is asked for at every chunk
+    of a stream, and built again after a change."""
+    _forgetters.append(forget)
+
+
+def _changed() -> None:
+    global _names
+    _names = None
+    for forget in _forgetters:
+        forget()
+
+
 def longest_tag_name() -> int:
     return max(map(len, tag_names()))
 
@@ -120,14 +136,12 @@ def add_tag_name(name: str) -> None:
     """A family's tag name, for the parser and the scanner to read from now on."""
     if not _TAG_NAME_SHAPE.fullmatch(name):
         raise ValueError(f"a tag name is lower-case letters and underscores, not {name!r}")
-    global _names
     if name not in _registered:
         _registered.append(name)
-        _names = None
+        _changed()
 
 
 def remove_tag_name(name: str) -> None:
-    global _names
     if name in _registered:
         _registered.remove(name)
-        _names = None
+        _changed()
