@@ -1,7 +1,7 @@
 """The play page served by a real `gm-tags proxy` process (in front of a real upstream model
 server), in a real headless Chromium: a reply that went through /v1/chat/completions shows on
-the page, the next one without a reload, and a box clicked on the page is in the reminder of the
-model's next request."""
+the page under the chat's title, the next one without a reload, and a box clicked on the page
+is in the reminder of the model's next request."""
 
 from __future__ import annotations
 
@@ -70,7 +70,14 @@ def test_the_proxys_play_page_shows_its_replies_and_its_clicks_reach_the_model(
     chat = said(proxy_port, OPENING)["chat"]
     browser.get(f"http://127.0.0.1:{proxy_port}/play/{chat}")
     wait_for(browser, lambda d: narration(d) == ["Ash drifts over the road."])
-    assert "Grit\n4/8" in css(browser, '.sheet[data-name="Mira Ashdown"]')[0].text
+    mira = '.sheet[data-name="Mira Ashdown"]'
+    assert "Grit\n4/8" in css(browser, mira)[0].text
+    # Heat is a plain track: a row beside the pools, not a loose line under them.
+    heat = css(browser, f'{mira} dl.pools dt[data-track="heat"]')
+    assert [row.text for row in heat] == ["Heat"]
+    # The page is headed by the chat's readable name (its opening words), its id beside it.
+    wait_for(browser, lambda d: css(d, "#title .chat-id"))
+    assert css(browser, "#title")[0].text == f"{OPENING['content']} {chat}"
     browser.execute_script("window.notReloaded = true")
 
     first = {"role": "assistant", "content": "Ash drifts over the road."}

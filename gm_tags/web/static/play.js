@@ -217,11 +217,19 @@ function drawSheets(characters) {
       if (section.label) sheet.append(el("h4", {}, section.label));
       sheet.append(el("dl", {}, section.entries.flatMap((e) => [el("dt", {}, e.label), el("dd", {}, e.value)])));
     }
-    if (character.pools.length) {
-      sheet.append(el("h4", {}, "Pools"), el("dl", { class: "pools" },
-        character.pools.flatMap((p) => [el("dt", {}, p.label), el("dd", {}, `${p.value}/${p.max}${p.temp ? ` +${p.temp} temp` : ""}`)])));
+    // Pools and plain tracks (Heat 1/5) are counters a player reads alike: one aligned list under
+    // one heading; wound tracks follow with their boxes.
+    const tracks = character.tracks || [];
+    const counted = tracks.filter((track) => !track.wound);
+    const counters = [
+      ...character.pools.map((p) => [el("dt", {}, p.label), el("dd", {}, `${p.value}/${p.max}${p.temp ? ` +${p.temp} temp` : ""}`)]),
+      ...counted.map((t) => [el("dt", { class: "track", "data-track": t.id }, t.label), el("dd", {}, `${t.value}/${t.max}`)]),
+    ];
+    if (counters.length) {
+      const heading = !counted.length ? "Pools" : character.pools.length ? "Pools and tracks" : "Tracks";
+      sheet.append(el("h4", {}, heading), el("dl", { class: "pools" }, counters.flat()));
     }
-    for (const track of character.tracks || []) sheet.append(drawTrack(character, track));
+    for (const track of tracks.filter((t) => t.wound)) sheet.append(drawTrack(character, track));
     for (const state of character.states || []) {
       const id = `state-${character.name}-${state.id}`;
       const select = el("select", { id, "data-state": state.id, on: { change: (event) =>
@@ -238,10 +246,6 @@ function drawSheets(characters) {
 
 function drawTrack(character, track) {
   const wrap = el("div", { class: "track", "data-track": track.id });
-  if (!track.wound) {
-    wrap.append(el("span", {}, `${track.label} ${track.value}/${track.max}`));
-    return wrap;
-  }
   const kinds = track.kinds || [];
   wrap.append(el("h4", {}, track.label));
   const boxes = el("div", { class: "boxes", role: "group", "aria-label": `${track.label} boxes` });
@@ -359,4 +363,17 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) refresh();
 });
 
+// The chat's readable name (the proxy's from its opening words, or as renamed) heads the page,
+// its id beside it; read once, as the chats page reads it.
+async function showTitle() {
+  const response = await authorized("/games");
+  if (!response.ok) return;
+  const { titles } = await response.json().catch(() => ({}));
+  const title = titles && titles[chat];
+  if (!title || title === chat) return;
+  document.getElementById("title").replaceChildren(title, " ", el("small", { class: "chat-id" }, chat));
+  document.title = `${title}: gm-tags`;
+}
+
 refresh();
+showTitle();
