@@ -90,9 +90,15 @@ def error_response(
     body = ErrorOut(
         code=code,
         detail=detail,
-        problems=[{"path": p.path, "message": p.message} for p in problems],
+        problems=[{"path": p.path, "message": p.message, "file": p.file} for p in problems],
     )
-    return JSONResponse({**body.model_dump(), **(more or {})}, status_code=status)
+    dumped = body.model_dump()
+    # A problem in the ruleset file itself names no file: its answer stays as it always was.
+    dumped["problems"] = [
+        {key: value for key, value in problem.items() if key != "file" or value is not None}
+        for problem in dumped["problems"]
+    ]
+    return JSONResponse({**dumped, **(more or {})}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI) -> None:

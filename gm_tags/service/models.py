@@ -45,8 +45,12 @@ class Strict(BaseModel):
 
 
 class ProblemOut(BaseModel):
+    """One thing wrong at a JSON path; `file` names the package file it is in (a catalog asset
+    of an installed ruleset package), and is left out for the ruleset file itself."""
+
     path: str
     message: str
+    file: str | None = None
 
 
 class ErrorOut(BaseModel):

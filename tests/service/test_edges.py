@@ -139,3 +139,21 @@ def test_regenerating_writes_only_the_new_swipe(client: TestClient, heist: str) 
         connection.set_trace_callback(None)
     inserted = [s for s in statements if s.startswith("INSERT INTO swipes")]
     assert len(inserted) == 1
+
+
+def test_a_problem_in_a_package_file_names_the_file_and_one_in_the_ruleset_names_none() -> None:
+    import json
+
+    from gm_tags.errors import Problem
+    from gm_tags.service.errors import error_response
+
+    answer = error_response(
+        400,
+        "ruleset_invalid",
+        "2 problems",
+        [Problem("entries.0.id", "already used", "catalogs/wards.json"), Problem("id", "missing")],
+    )
+    assert json.loads(bytes(answer.body))["problems"] == [
+        {"path": "entries.0.id", "message": "already used", "file": "catalogs/wards.json"},
+        {"path": "id", "message": "missing"},
+    ]
