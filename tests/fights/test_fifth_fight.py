@@ -69,6 +69,15 @@ SNARE = {
     "applies": [{"condition": "frightened", "duration": {"rounds": 10}}],
     "concentration": True,
 }
+FLAME_BURST = {
+    "kind": "attack",
+    "amount": {"dice": "3d6"},
+    "damageType": "fire",
+    "save": {"save": "dex_save", "onSuccess": "half"},
+    "area": {"shape": "burst", "size": 20},
+    "targetCount": 3,
+    "cost": [{"pool": "slots_1", "amount": 1}],
+}
 FEAR = {
     "kind": "debuff",
     "save": {"save": "wis_save", "onSuccess": "negates"},
@@ -129,7 +138,7 @@ def _fragment(document: dict[str, Any]) -> None:
                 },
                 *(
                     {
-                        "id": name.lower(),
+                        "id": name.lower().replace(" ", "-"),
                         "label": name,
                         "rows": [{"list": "spells", "values": {"name": name}}],
                         "mechanics": mechanics,
@@ -140,6 +149,7 @@ def _fragment(document: dict[str, Any]) -> None:
                         ("Quicken", QUICKEN),
                         ("Snare", SNARE),
                         ("Fear", FEAR),
+                        ("Flame Burst", FLAME_BURST),
                     )
                 ),
             ],
@@ -504,3 +514,26 @@ def test_the_fight_block_shows_what_each_side_suffers_and_holds() -> None:
     assert table.receipts[-1].endswith('reason="no-budget"]')
     reminder = table.game.reminder()
     assert "> Ilse 18/18, concentrating on Snare; Bandit 11/11 (Frightened)." in reminder
+
+
+def test_an_area_throws_its_damage_once_and_each_target_saves(snapshot: SnapshotAssertion) -> None:
+    ilse = {
+        **ILSE,
+        "lists": {
+            **ILSE["lists"],
+            "spells": [{"name": "Flame Burst", "_catalog": "spells/flame-burst"}],
+        },
+    }
+    table = Table(Game.new(variant("fifth-age", _fragment), {"Ilse": ilse}))
+    # Ilse 17, the bandits 4 and 3. Three at most: four names are refused, changing nothing.
+    table.step('[fight: op="begin" against="bandit, bandit"]', 15, 3, 2)
+    table.step('[fight: op="attack" with="Flame Burst" target="Bandit, Bandit 2, Ilse, Tam"]')
+    assert 'reason="no-such-target"' in table.receipts[-1]
+    # 3d6 thrown once (12) for both; the first bandit's Dexterity save fails (5), the second's
+    # holds (15) and it takes half.
+    reply = '[fight: op="attack" with="Flame Burst" target="Bandit, Bandit 2"]'
+    turn = table.step(reply, 4, 4, 4, 5, 15)
+    assert "dealt 12; Bandit 0/11 (down)" in table.receipts[-1]
+    assert "saved, dealt 6; Bandit 2 5/11" in table.receipts[-1]
+    assert "saved; damage (4 4 4) +0 = 12, halved = 6, dealt 6" in turn.receipts[0].detail
+    assert table.receipts == snapshot

@@ -15,7 +15,7 @@ GRAVEWATCH: Ruleset = ruleset_named("gravewatch")
 EMBER: Ruleset = ruleset_named("ember-roads")
 # The 5e fragment: saves both ways, leans, standard actions, dying, concentration and buffs.
 FIFTH: Ruleset = variant("fifth-age", _fragment)
-_SPELLS = ("Hold Fast", "Fire Burst", "Ward", "Bless", "Quicken", "Snare", "Fear")
+_SPELLS = ("Hold Fast", "Fire Burst", "Ward", "Bless", "Quicken", "Snare", "Fear", "Flame Burst")
 _CASTER = {
     **ILSE,
     "lists": {
@@ -47,6 +47,7 @@ _TARGET = [
     ' target="Ilse"',
     ' target="Tam"',
     ' target="Bandit"',
+    ' target="Bandit, Spore-caller, Bandit"',
 ]
 _WITH = [
     "",

@@ -71,9 +71,19 @@ def ability_options(
                     left(budget),
                     _strike(ruleset, view, source, entry),
                     entry,
+                    targets=_most_targets(entry),
                 )
             )
     return found
+
+
+def _most_targets(owned: Owned) -> int:
+    """How many targets one use may name (`targetCount`; an area without one: up to six)."""
+    mechanics = owned.entry.mechanics
+    assert mechanics is not None
+    if mechanics.target_count is not None:
+        return mechanics.target_count
+    return 6 if mechanics.area is not None else 1
 
 
 def spend_key(pool: str) -> str:
@@ -132,7 +142,8 @@ def _strike(
         if a.save_ends is not None
     )
     strike = Strike(to_hit, (dice[0], dice[1], 0), flat, mechanics.damage_type, auto, applies, asks)
-    return replace(strike, ends_on=ends_on)
+    shared = mechanics.area is not None or asks is not None or auto
+    return replace(strike, ends_on=ends_on, shared=shared)
 
 
 def runs(option: Option) -> bool:

@@ -45,13 +45,17 @@ def strike(
     option: Option,
     dice: Dice,
     round_: int = 1,
+    *,
+    thrown: tuple[int, str] | None = None,
 ) -> Blow:
+    """One blow of `option` at `target`; `thrown` is damage thrown already for several targets
+    (see `shared_damage`)."""
     ruleset = game.ruleset
     assert ruleset is not None and ruleset.definition.combat is not None and option.strike
     combat, blow = ruleset.definition.combat, option.strike
     head = f"{attacker.name} {option.label} at {target.name}: "
     if blow.save is not None:
-        return _saved_against(game, target, blow, dice, round_, head)
+        return _saved_against(game, target, blow, dice, round_, head, shared=thrown)
     defense = defense_of(game, target)
     lean = lean_of(game, attacker, target)
     if combat.kind == "dice-pool":
@@ -60,20 +64,41 @@ def strike(
         landed, extra, words = _pool_to_hit(resolution, blow, defense, dice, lean)
         if not landed:
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
-        points, damage_words = _pool_damage(combat, blow, extra, dice)
+        points, damage_words = thrown or _pool_damage(combat, blow, extra, dice)
     else:
         landed, critical, words = _sum_to_hit(combat, blow, defense, dice, lean)
         if not landed:
             return Blow(target, head + words + ": miss", False, head + words + ": miss")
-        points, damage_words = _sum_damage(combat, blow, critical, dice)
+        points, damage_words = thrown or _sum_damage(combat, blow, critical, dice)
     critical = combat.kind != "dice-pool" and critical
     words += ": critical" if critical else ": hit"
     damage = (points, damage_words)
     return _landed(game, target, blow, dice, round_, head + words, damage, critical=critical)
 
 
+def shared_damage(game: StateReads, option: Option, dice: Dice) -> tuple[int, str] | None:
+    """The one damage throw an area (or a blow every target saves against or that lands
+    unrolled) shares among its targets; None where each hit throws its own."""
+    ruleset = game.ruleset
+    assert ruleset is not None and ruleset.definition.combat is not None
+    blow = option.strike
+    if blow is None or not blow.shared:
+        return None
+    combat = ruleset.definition.combat
+    if combat.kind == "dice-pool":
+        return _pool_damage(combat, blow, 0, dice)
+    return _sum_damage(combat, blow, False, dice)
+
+
 def _saved_against(
-    game: StateReads, target: Combatant, blow: Strike, dice: Dice, round_: int, head: str
+    game: StateReads,
+    target: Combatant,
+    blow: Strike,
+    dice: Dice,
+    round_: int,
+    head: str,
+    *,
+    shared: tuple[int, str] | None = None,
 ) -> Blow:
     """A blow that asks a save instead of a to-hit roll: the target throws it (`saves.py`), then
     the damage is thrown and a save that held halves it or takes it all (`onSuccess`); the
@@ -94,7 +119,9 @@ def _saved_against(
         )
         line = head + thrown.words
         return Blow(changed, line, False, line)
-    if combat.kind == "dice-pool":
+    if shared is not None:
+        points, damage_words = shared
+    elif combat.kind == "dice-pool":
         points, damage_words = _pool_damage(combat, blow, 0, dice)
     else:
         points, damage_words = _sum_damage(combat, blow, False, dice)

@@ -41,6 +41,9 @@ class Strike:
     save: SaveAsk | None = None
     # Of those conditions, the ones a save ends: (condition, save, when, against what).
     ends_on: tuple[tuple[str, str, str, int], ...] = ()
+    # Whether one damage throw serves every target (an area, or a blow each target saves
+    # against or that lands unrolled), or each hit throws its own.
+    shared: bool = False
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,16 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         )
     heals = chosen.kind == "heal" or _kind_of(chosen) == "heal"
     aids = _kind_of(chosen) in ("buff", "utility")
-    target = _target(game, fight, actor, command, heal=heals or aids, aid=_aid(chosen))
+    detail = ""
+    named = _targets(game, fight, actor, command, chosen)
+    if isinstance(named, Outcome):
+        return named
+    others: list[Combatant] = named[1:]
+    target = (
+        named[0]
+        if named
+        else _target(game, fight, actor, command, heal=heals or aids, aid=_aid(chosen))
+    )
     if isinstance(target, Outcome):
         return target
     spent = spent_recharge(spent_on(actor, chosen.budget), chosen)
@@ -171,15 +180,20 @@ def _act(command: FightCommand, game: StateReads, fight: Encounter, dice: Dice) 
         fight = fight.with_combatant(revive(game, back) if standing(game, back) else back)
         line = f"{spent.name} heals {target.name}{paid}: {healed.now}"
     else:
-        fight, blows = strikes(game, fight, spent, [target], chosen, dice)
+        fight, blows = strikes(game, fight, spent, [target, *others], chosen, dice)
         line = "; ".join(blow.line for blow in blows)
         line = line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
+        if len(blows) > 1:
+            # Several targets: each in a few words here, all the arithmetic in the detail.
+            detail = line
+            line = "; ".join(blow.short for blow in blows)
+            line = line.replace(f" {chosen.label} at ", f" {chosen.label}{paid} at ", 1)
     if needs(chosen):
         fight, held = start(game, fight, fight.get(actor.id), chosen, fight.get(target.id))
         line += released + held
     fight = settled(game, fight)
-    draft_of(game).set_fight(fight.logged(line))
-    return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""))
+    draft_of(game).set_fight(fight.logged(detail or line))
+    return Outcome(now=line + (f"; {fight.outcome}" if fight.outcome else ""), detail=detail)
 
 
 def _kind_of(option: Option) -> str | None:
@@ -253,6 +267,28 @@ def _target(
         return Outcome.refused(Reason.TARGET_DOWN, f"{found.name} is down already")
     if heal and health.value >= health.most and not found.down:
         return Outcome.refused(Reason.TARGET_DOWN, f"{found.name} has nothing to heal")
+    return found
+
+
+def _targets(
+    game: StateReads, fight: Encounter, actor: Combatant, command: FightCommand, chosen: Option
+) -> list[Combatant] | Outcome:
+    """The targets a blow that may take several names in `target=` (comma-separated, up to its
+    `targetCount`), each as one target would be; [] when it names one or none."""
+    names = list(dict.fromkeys(n.strip() for n in (command.target or "").split(",") if n.strip()))
+    if len(names) < 2 or chosen.kind not in ("attack", "ability") or chosen.strike is None:
+        return []
+    if len(names) > chosen.targets:
+        return Outcome.refused(
+            Reason.NO_SUCH_TARGET, f"{chosen.label} takes at most {chosen.targets} target(s)"
+        )
+    found: list[Combatant] = []
+    for name in names:
+        one = _target(game, fight, actor, replace(command, target=name), heal=False)
+        if isinstance(one, Outcome):
+            return one
+        if one.id not in {f.id for f in found}:
+            found.append(one)
     return found
 
 

@@ -14,7 +14,7 @@ from ...dice import Dice
 from ...ruleset.combat import Combat
 from ...state import StateReads, draft_of
 from .abilities import spend_key
-from .blows import Blow, strike
+from .blows import Blow, shared_damage, strike
 from .concentration import end
 from .dying import death_save
 from .encounter import Combatant, Encounter
@@ -256,14 +256,22 @@ def strikes(
     one target named, or, when the engine `picks`, at standing ones its dice choose."""
     blows: list[Blow] = []
     for part in option.parts or (option,):
-        standing_now = [t for t in targets if standing(game, fight.get(t.id))]
+        standing_now = [t for t in targets if _reachable(game, fight.get(t.id), picks=picks)]
         chosen: list[Combatant] = []
-        while standing_now and len(chosen) < (part.targets if picks else 1):
+        while standing_now and len(chosen) < (part.targets if picks else len(targets)):
             at = dice.roll(1, len(standing_now))[0] - 1 if picks and len(standing_now) > 1 else 0
             chosen.append(standing_now.pop(at))
+        # An area (or a blow every target saves against) throws its damage once for them all.
+        thrown = shared_damage(game, part, dice) if len(chosen) > 1 else None
         for target in chosen:
             blow = strike(
-                game, fight.get(attacker.id), fight.get(target.id), part, dice, fight.round
+                game,
+                fight.get(attacker.id),
+                fight.get(target.id),
+                part,
+                dice,
+                fight.round,
+                thrown=thrown,
             )
             fight = fight.with_combatant(blow.target)
             if blow.broke:
@@ -273,6 +281,14 @@ def strikes(
             fight = fight.with_combatant(without_stance(fight.get(attacker.id), "helped"))
             blows.append(blow)
     return fight, blows
+
+
+def _reachable(game: StateReads, target: Combatant, *, picks: bool) -> bool:
+    """Whether a strike still goes at `target`: one standing, or, named by the GM, a party member
+    dying or stable (a blow on somebody down counts against them)."""
+    if standing(game, target):
+        return True
+    return not picks and target.fate in ("dying", "stable")
 
 
 def whose_turn(game: StateReads, fight: Encounter) -> str:
