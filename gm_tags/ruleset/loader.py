@@ -18,13 +18,13 @@ from ..errors import Problem, RulesetError, SourceError
 from .assets import assets_named, in_asset_form, merged
 from .base import Carried, Strict
 from .capabilities import gate
-from .checks import SheetChecks
 from .checks_blocks import BlockChecks
 from .checks_catalogs import CatalogChecks
 from .checks_combat import CombatChecks
 from .checks_effects import EffectChecks
 from .checks_items import ItemChecks
 from .checks_layers import LayerChecks
+from .checks_sheet import SheetChecks
 from .document import RulesetFile
 from .index import SheetIndex
 from .layering import active_layers, layered_definition
