@@ -23,7 +23,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .engine.fight.encounter import Encounter
 from .errors import GameDocumentError, Problem
 from .names import normalize_name
 from .ruleset.base import Number
@@ -31,6 +30,7 @@ from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
 from .sheet.character import Character
 from .sheet.clocks import Clock
+from .sheet.encounter import Encounter
 from .sheet.inventory import MOST_MONEY, MOST_QUANTITY, MOST_STACKS, Inventory, Stack
 from .sheet.live import PARTY_ENTRY, LiveState, over_bounds
 from .text import name_key, unsafe_reason

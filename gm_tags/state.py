@@ -23,7 +23,6 @@ from types import MappingProxyType
 from typing import Any, Generic, Self, TypeVar
 
 from .dice import Dice
-from .engine.fight.encounter import Encounter
 from .errors import GameDocumentError, GmTagsError, Problem
 from .game_document import PARTY_KEY, read_document
 from .names import NameIndex, normalize_name
@@ -35,6 +34,7 @@ from .sheet.arithmetic import Number
 from .sheet.build import Build
 from .sheet.character import Character, SheetView
 from .sheet.clocks import Clock
+from .sheet.encounter import Encounter
 from .sheet.inventory import Inventory
 from .sheet.item_book import book_for, holding
 from .sheet.live import MOST_LIVE_BYTES, LiveState, entry_bytes_bound, over_bounds

@@ -109,16 +109,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("ruleset", ("gm_tags.ruleset",)),
-    # A fight's record is a value the state holds, filed under engine/fight/ for now.
-    (
-        "sheet",
-        (
-            "gm_tags.sheet",
-            "gm_tags.party",
-            "gm_tags.game_document",
-            "gm_tags.engine.fight.encounter",
-        ),
-    ),
+    ("sheet", ("gm_tags.sheet", "gm_tags.party", "gm_tags.game_document")),
     ("state", ("gm_tags.state",)),
     (
         "reading",

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from ..engine.fight.abilities import runs
 from ..engine.fight.concentration import holding
-from ..engine.fight.encounter import Combatant, Encounter
 from ..engine.fight.health import health_of
 from ..engine.fight.options import options_for
 from ..engine.fight.turns import gm_plays, whose_turn
 from ..ruleset.combat import Combat
 from ..ruleset.loader import Ruleset
+from ..sheet.encounter import Combatant, Encounter
 from ..state import GameState
 from .text import safe
 

@@ -19,10 +19,10 @@ from ...ruleset.loader import Ruleset
 from ...ruleset.mechanics import Amount
 from ...sheet.build import list_rows
 from ...sheet.character import Character, SheetView
+from ...sheet.encounter import Combatant
 from ...state import StateReads, draft_of
 from ..entries import Owned, Paid, owned_entries, pay
 from ..outcome import Outcome
-from .encounter import Combatant
 from .rolls import Option, SaveAsk, Strike, abilities_of, adjust, modifiers, penalty
 from .saves import saving_throw
 

@@ -14,11 +14,11 @@ from ...dice import Dice
 from ...ruleset.combat import Combat
 from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
+from ...sheet.encounter import Combatant
 from ...state import StateReads, draft_of
 from .abilities import put_on
 from .concentration import shaken
 from .dying import fall, hurt_while_down
-from .encounter import Combatant
 from .health import damage_kind, hurt, standing
 from .leans import Lean, lean_of
 from .rolls import Option, Strike, held_modifiers, modifiers

@@ -20,11 +20,11 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from ...commands.sheet import PoolCommand
+from ...sheet.encounter import Combatant, Encounter
 from ...state import StateReads, draft_of
 from ..outcome import Outcome
 from ..pools import find_pool, pools_of, run_pool
 from .abilities import put_on, rolled
-from .encounter import Combatant, Encounter
 from .rolls import Option
 
 

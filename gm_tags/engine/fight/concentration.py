@@ -15,9 +15,9 @@ from dataclasses import replace
 
 from ...dice import Dice
 from ...ruleset.combat import Concentration
+from ...sheet.encounter import Combatant, Encounter
 from ...state import StateReads, draft_of
 from .abilities import take_off
-from .encounter import Combatant, Encounter
 from .rolls import Option
 from .saves import saving_throw
 

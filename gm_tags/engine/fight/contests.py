@@ -20,9 +20,9 @@ from ...ruleset.combat import Contest
 from ...ruleset.loader import Ruleset
 from ...ruleset.refs import ValueRef
 from ...ruleset.resolution import DicePool
+from ...sheet.encounter import Combatant, Encounter
 from ...state import StateReads
 from .abilities import put_on, take_off
-from .encounter import Combatant, Encounter
 from .rolls import Option, abilities_of, adjust
 
 # Where an opponent's block keeps what a check's value reference reads.

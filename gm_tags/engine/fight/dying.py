@@ -22,9 +22,9 @@ from ...commands.sheet import TrackCommand
 from ...dice import Dice
 from ...ruleset.combat import Dying
 from ...sheet.character import Character, SheetView
+from ...sheet.encounter import Combatant
 from ...state import StateReads, draft_of
 from ..sheet import run_sheet
-from .encounter import Combatant
 from .health import mend
 
 

@@ -14,6 +14,7 @@ from ...commands.sheet import PoolCommand, WoundCommand
 from ...ruleset.combat import Combat
 from ...ruleset.loader import Ruleset
 from ...sheet.character import Character
+from ...sheet.encounter import Combatant
 from ...sheet.live import LiveState, Wounds
 from ...sheet.wounds import filled
 from ...state import StateReads, draft_of
@@ -21,7 +22,6 @@ from ..naming import by_name
 from ..outcome import Outcome
 from ..pools import find_pool, pools_of, run_pool
 from ..wounds import heal, run_wound, wound_track
-from .encounter import Combatant
 
 
 @dataclass(frozen=True)

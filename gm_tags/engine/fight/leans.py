@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from ...checks.effects import check_sources
 from ...ruleset.combat import Combat
 from ...ruleset.loader import Ruleset
+from ...sheet.encounter import Combatant
 from ...state import StateReads
-from .encounter import Combatant
 
 OWN = {"own-attacks-advantage": "advantage", "own-attacks-disadvantage": "disadvantage"}
 AGAINST = {"attacks-against-advantage": "advantage", "attacks-against-disadvantage": "disadvantage"}

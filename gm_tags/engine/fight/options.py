@@ -16,10 +16,10 @@ from ...ruleset.combat import AttackSource, Combat
 from ...ruleset.loader import Ruleset
 from ...sheet.build import cell, list_rows
 from ...sheet.character import Character, SheetView
+from ...sheet.encounter import AT, Combatant
 from ...state import StateReads
 from .abilities import ability_options
 from .contests import offered
-from .encounter import AT, Combatant
 from .rolls import (
     SIGNATURE,
     Option,

@@ -13,9 +13,9 @@ from ...dice import Dice
 from ...ruleset.checks_combat import parse_dice
 from ...ruleset.combat import Combat, Creature, ThreatTier
 from ...ruleset.loader import Ruleset
+from ...sheet.encounter import Combatant
 from ...state import StateReads
 from ...text import unsafe_reason
-from .encounter import Combatant
 from .rolls import abilities_of, adjust
 
 # A GM's stat block: a name, then its tier and numbers in parentheses.

@@ -14,6 +14,7 @@ from ...dice import Dice
 from ...names import normalize_name
 from ...reasons import Reason
 from ...ruleset.combat import Combat
+from ...sheet.encounter import LOG_LIMIT, Combatant, Encounter
 from ...state import StateReads, draft_of
 from ..outcome import Outcome
 from .abilities import afflict, heal_amount, runs, spend_key, use
@@ -21,7 +22,6 @@ from .buffs import bolster
 from .concentration import let_go, needs, start
 from .contests import contest
 from .dying import fall, revive
-from .encounter import LOG_LIMIT, Combatant, Encounter
 from .health import health_of, mend, standing
 from .options import options_for
 from .rolls import Option

@@ -8,9 +8,9 @@ has still run out on their own.
 from __future__ import annotations
 
 from ...dice import Dice
+from ...sheet.encounter import Encounter
 from ...state import StateReads
 from .abilities import take_off
-from .encounter import Encounter
 from .health import standing
 from .saves import saving_throw
 

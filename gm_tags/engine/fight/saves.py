@@ -19,8 +19,8 @@ from ...checks.run import roll_check
 from ...dice import Dice
 from ...ruleset.loader import Ruleset
 from ...ruleset.resolution import DicePool
+from ...sheet.encounter import Combatant
 from ...state import StateReads
-from .encounter import Combatant
 
 
 @dataclass(frozen=True)

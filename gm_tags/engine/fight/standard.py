@@ -17,9 +17,9 @@ from dataclasses import replace
 
 from ...names import normalize_name
 from ...reasons import Reason
+from ...sheet.encounter import Combatant, Encounter
 from ...state import StateReads
 from ..outcome import Outcome
-from .encounter import Combatant, Encounter
 from .health import standing
 from .leans import rolls_lean
 from .rolls import Option

@@ -12,12 +12,12 @@ from types import MappingProxyType
 
 from ...dice import Dice
 from ...ruleset.combat import Combat
+from ...sheet.encounter import Combatant, Encounter
 from ...state import StateReads, draft_of
 from .abilities import spend_key
 from .blows import Blow, shared_damage, strike
 from .concentration import end
 from .dying import death_save
-from .encounter import Combatant, Encounter
 from .health import standing
 from .options import options_for
 from .rolls import SIGNATURE, Option, recharge_key, recharge_of
