@@ -10,6 +10,7 @@ Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from typing import Any
 
@@ -75,3 +76,48 @@ def test_proxy_streaming_waits(
         f"(+{added_last * 1000:.1f} ms, {medians['proxy'][1] / medians['direct'][1]:.2f}x)"
     )
     assert medians["proxy"][1] >= medians["proxy"][0] > 0
+
+
+CLIENTS = 8
+STEPS = 15
+SHORT = 'The guard nods. [clock: name="Alarm raised" tick="1"]'
+
+
+def per_second(url: str, upstream: Upstream, tables: str) -> float:
+    """Requests answered per second when `CLIENTS` clients each play `STEPS` short non-streamed
+    turns of a chat of their own at `url`, at once."""
+    upstream.script(*[{"reply": SHORT}] * (CLIENTS * STEPS))
+
+    def play(client: int) -> None:
+        with OpenAI(base_url=url, api_key="k", max_retries=0, timeout=120) as openai:
+            messages: list[Any] = []
+            for step in range(STEPS):
+                messages.append({"role": "user", "content": f"{tables} {client}, step {step}."})
+                answer = openai.chat.completions.create(model="m", messages=messages)
+                messages.append({"role": "assistant", "content": answer.choices[0].message.content})
+
+    began = time.perf_counter()
+    players = [threading.Thread(target=play, args=(client,)) for client in range(CLIENTS)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join()
+    return CLIENTS * STEPS / (time.perf_counter() - began)
+
+
+def test_proxy_requests_per_second(benchmark: Any, upstream: Upstream, proxy_url: str) -> None:
+    rates: dict[str, list[float]] = {"direct": [], "proxy": []}
+
+    def rounds() -> None:
+        for at in range(3):
+            rates["direct"].append(per_second(upstream.url, upstream, f"Direct {at}, table"))
+            rates["proxy"].append(per_second(proxy_url, upstream, f"Proxied {at}, table"))
+
+    benchmark.pedantic(rounds, rounds=1, iterations=1)
+    direct, proxied = (statistics.median(rates[way]) for way in ("direct", "proxy"))
+    benchmark.extra_info.update(direct_per_second=direct, proxy_per_second=proxied)
+    print(
+        f"\nshort non-streamed replies, {CLIENTS} clients: the upstream {direct:.0f}/s, through "
+        f"the proxy {proxied:.0f}/s: {proxied / direct:.2f}x (target: at least 0.5x)"
+    )
+    assert proxied > 0
