@@ -241,8 +241,18 @@ class Chat:
         edit = self.game.set_box(who, track, box, kind)
         if not edit.ok:
             return self, edit
-        what = f"box {box} of {track} {'marked ' + kind if kind else 'cleared'}"
+        what = f"{self._track_label(track)} box {box} {'marked' if kind else 'cleared'}"
         return self.record(f"{who or 'player'}: {what}: {edit.now}", edit.game), edit
+
+    def _track_label(self, track: str) -> str:
+        """The track's label as the sheet shows it, for an event a player reads (`track` may be
+        its id or its label)."""
+        ruleset = self.game.ruleset
+        tracks = ruleset.index.tracks.values() if ruleset is not None else ()
+        named = (
+            t.label for t in tracks if track.casefold() in (t.id.casefold(), t.label.casefold())
+        )
+        return next(named, track)
 
     def set_state(self, who: str | None, state: str, value: str) -> tuple[Chat, SheetEdit]:
         """A live state picked on the sheet screen: an event."""

@@ -49,6 +49,8 @@ def test_a_chat_the_proxy_stored_is_on_the_page_and_a_page_change_reaches_the_mo
         assert client.get("/static/play.css").status_code == 200
         box = {"who": "Mira", "track": "harm", "box": 1, "kind": "lesser"}
         assert client.post(f"/games/{chat}/box", json=box).json()["now"] == "Harm 1/3 Lesser"
+        event = client.get(f"/games/{chat}").json()["messages"][-1]
+        assert event["text"] == "Mira: Harm box 1 marked: Harm 1/3 Lesser"
         reply = {"role": "assistant", "content": "The yard is quiet."}
         completion(client, {}, OPENING, reply, {"role": "user", "content": "We wait."})
         reminder = upstream.seen[-1]["messages"][-1]["content"]
