@@ -19,7 +19,8 @@ from ..sheet.arithmetic import rounded
 from ..sheet.build import cell, hidden, list_rows
 from ..sheet.character import Character
 from ..sheet.live import LiveState, Wounds
-from ..sheet.plan import plan_for, state_value, track_value
+from ..sheet.plan import plan_for
+from ..sheet.plan_live import state_value, track_value
 from ..sheet.pools import PoolSlot
 from .naming import by_name
 from .outcome import Outcome

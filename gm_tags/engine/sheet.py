@@ -28,7 +28,8 @@ from ..ruleset.loader import Ruleset
 from ..sheet.build import hidden
 from ..sheet.character import Character
 from ..sheet.live import LiveState
-from ..sheet.plan import plan_for, track_value
+from ..sheet.plan import plan_for
+from ..sheet.plan_live import track_value
 from ..state import Draft
 from ..text import NOW_LIMIT
 from .bags import recharged

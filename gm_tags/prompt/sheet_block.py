@@ -15,7 +15,8 @@ from ..ruleset.sheet import SheetList
 from ..sheet.build import cell, field_value, hidden, list_rows
 from ..sheet.character import Character, SheetView
 from ..sheet.live import LiveState, Wounds
-from ..sheet.plan import plan_for, state_value, track_value
+from ..sheet.plan import plan_for
+from ..sheet.plan_live import state_value, track_value
 from .text import check_value, number, safe
 
 MAX_ROWS = 40

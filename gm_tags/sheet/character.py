@@ -16,7 +16,8 @@ from ..ruleset.refs import ValueRef
 from .arithmetic import Number
 from .build import Build, Item
 from .live import LiveState
-from .plan import Context, Key, Plan, plan_for, ref_key
+from .plan import Plan, plan_for
+from .plan_slots import Context, Key, ref_key
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from ..ruleset.loader import Ruleset
 from .build import hidden
 from .character import Character
 from .live import LiveState
-from .plan import state_value
+from .plan_live import state_value
 
 
 class StateChoice(NamedTuple):

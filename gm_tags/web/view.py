@@ -24,7 +24,8 @@ from ..sheet.build import Build, field_value, hidden
 from ..sheet.character import Character
 from ..sheet.live import LiveState, Wounds
 from ..sheet.pickers import state_choices
-from ..sheet.plan import plan_for, track_value
+from ..sheet.plan import plan_for
+from ..sheet.plan_live import track_value
 from .story import story_page
 
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from gm_tags import Game, Reason, Ruleset
 from gm_tags.engine.pools import pools_of
-from gm_tags.sheet.plan import plan_for, state_value, track_value
+from gm_tags.sheet.plan import plan_for
+from gm_tags.sheet.plan_live import state_value, track_value
 from tests.sheet.conftest import ruleset_named
 
 RULESETS = {
