@@ -293,8 +293,13 @@ def test_the_chats_page_lists_chats_by_title_and_renames_one(browser: Any, serve
 
     chat_id = new_chat(server, "ship")
     assert server.call("PUT", f"/games/{chat_id}/title", {"title": "Laser hearts"})[0] == 200
+    for night in ("Night 10", "Night 9"):
+        body = {"chatId": night.replace(" ", "-"), "rulesetId": "laser-hearts"}
+        assert server.call("POST", "/games", {**body, "title": night})[0] == 201
     browser.get(f"http://127.0.0.1:{server.port}/")
     wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".chats[data-loaded]"))
+    shown = [link.text for link in css(browser, ".chats li a")]
+    assert shown.index("Night 9") < shown.index("Night 10")  # numbers read as numbers
     item = css(browser, f'.chats li[data-chat="{chat_id}"]')[0]
     assert item.find_element(By.TAG_NAME, "a").text == "Laser hearts"
     assert item.find_element(By.CSS_SELECTOR, ".chat-id").text == chat_id

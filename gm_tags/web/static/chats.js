@@ -9,7 +9,10 @@ async function listChats() {
     return;
   }
   const { chats, titles } = await response.json();
-  const items = chats.map((chat) => {
+  // By what a player reads, numbers as numbers: "Night 2" before "Night 10".
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+  const shown = [...chats].sort((a, b) => collator.compare(titles[a] || a, titles[b] || b));
+  const items = shown.map((chat) => {
     // A chat reads by its title (the proxy's from its opening words), its id beside it.
     const title = titles[chat] || chat;
     const link = Object.assign(document.createElement("a"), { href: `/play/${encodeURIComponent(chat)}`, textContent: title });
