@@ -24,7 +24,6 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import GameDocumentError, Problem
-from .names import normalize_name
 from .ruleset.base import Number
 from .ruleset.problems import problems_from
 from .sheet.build import Build, Item
@@ -358,7 +357,3 @@ def _no_shared_names(clocks: tuple[Clock, ...]) -> None:
         seen.setdefault(key, at)
     if problems:
         raise GameDocumentError(problems)
-
-
-def live_key(name: str) -> str:
-    return normalize_name(name)

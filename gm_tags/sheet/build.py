@@ -20,7 +20,6 @@ from ..ruleset.sheet import (
     HideWhen,
     NumberColumn,
     NumberField,
-    Sheet,
     SheetList,
 )
 
@@ -126,16 +125,3 @@ def hidden(rule: HideWhen | None, sheet_fields: Mapping[str, Any], build: Build)
 
 def list_rows(sheet_list: SheetList, build: Build) -> list[Row]:
     return build.rows(sheet_list.id)[: sheet_list.max_items]
-
-
-def blank_build(sheet: Sheet) -> dict[str, Any]:
-    """The build a character nobody has filled in gets: every ability at its default, every field
-    at its blank value, no training, no bonuses, no list rows."""
-    return {
-        "abilities": {ability.id: ability.default for ability in sheet.abilities},
-        "skills": {},
-        "saves": {},
-        "bonuses": {},
-        "fields": {definition.id: blank_field(definition) for definition in sheet.fields},
-        "lists": {},
-    }

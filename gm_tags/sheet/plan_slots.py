@@ -69,9 +69,6 @@ class SlotTable:
             self.slots[key] = len(self.steps) - 1
             return self.slots[key]
 
-    def ref_slot(self, ref: ValueRef) -> int:
-        return self.slot(ref_key(ref))
-
     def _reads(self, *keys: Key) -> tuple[list[int], bool]:
         slots = [self.slot(key) for key in keys]
         return slots, any(self.live[slot] for slot in slots)
