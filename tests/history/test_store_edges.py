@@ -75,6 +75,12 @@ def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
     path = tmp_path / "empty.sqlite"
     path.touch()
     SqliteStore(path).close()
+    store, chats, chat = started(path)
+    try:
+        assert store.chat_ids() == ["c"]
+        assert chats.open("c").game.clocks == chat.game.clocks
+    finally:
+        store.close()
 
 
 def test_a_store_in_a_folder_that_does_not_exist_is_said_so(tmp_path: Path) -> None:
