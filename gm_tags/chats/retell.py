@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from .transcript import Said, bare, same
-from .walk import edited_place, edited_swipe, showing
+from .walk import edited_place, edited_swipe, edits, showing
 
 RETELL_LIMIT = 64
 # How far on in the old line a user message is looked for (the messages between were deleted).
@@ -139,21 +139,25 @@ def _stored(
 ) -> tuple[Game, Swipe, bool] | None:
     """The stored reply an assistant message shows, with the snapshot it was applied to and
     whether the client cut it: the old line's reply at `place`, else any reply of the old line
-    or of the other lines read showing exactly that text, else one showing it cut (a reply
-    stopped on another line, told again here)."""
+    or of the other lines read showing exactly that text, else the one reply showing it cut (a
+    reply stopped on another line, told again here; when several begin so, as a few words may,
+    none is guessed)."""
     if old is None:
         return None
     messages = old.messages
     candidates = [(old, place)] if place < len(messages) else []
     candidates += [(old, at) for at in range(len(messages)) if at != place]
     candidates += [(line, at) for line in elsewhere for at in range(len(line.messages))]
-    for whole in (True, False):
-        for line, at in candidates:
-            message = line.messages[at]
-            shown = showing(message, text) if message.role == "reply" else None
-            if shown is not None and (not shown[1] or not whole or (line, at) == (old, place)):
-                return _before(line, at), message.swipes[shown[0]], shown[1]
-    return None
+    cut: dict[str, tuple[Game, Swipe, bool]] = {}
+    for line, at in candidates:
+        message = line.messages[at]
+        shown = showing(message, text) if message.role == "reply" else None
+        if shown is not None and (not shown[1] or (line, at) == (old, place)):
+            return _before(line, at), message.swipes[shown[0]], shown[1]
+        if shown is not None:
+            swipe = message.swipes[shown[0]]
+            cut.setdefault(swipe.text, (_before(line, at), swipe, True))
+    return next(iter(cut.values())) if len(cut) == 1 else None
 
 
 def _edited(old: Chat, at: int, text: str) -> tuple[Game, Swipe, bool] | None:
@@ -161,6 +165,8 @@ def _edited(old: Chat, at: int, text: str) -> tuple[Game, Swipe, bool] | None:
     if at >= len(old.messages) or old.messages[at].role != "reply":
         return None
     message = old.messages[at]
+    if not edits(message, text):
+        return None  # it keeps nothing of it: a reply the proxy never gave out
     return _before(old, at), message.swipes[edited_swipe(message, text)], False
 
 

@@ -114,6 +114,8 @@ def walk(
             shown = showing(message, one.text)
             if shown is None and index in held:
                 break  # a reply stored at another place: this one was deleted, not edited
+            if shown is None and not edits(message, one.text):
+                break  # it keeps nothing of the reply here: another reply (cut), or new text
             if shown is None and edited_place(messages, position, one.text) != position:
                 break  # an edit of a later reply: the messages between were deleted
             edited += shown is None
@@ -148,6 +150,11 @@ def edited_swipe(message: Message, text: str) -> int:
     alike = [likeness(text, swipe.narration) for swipe in message.swipes]
     most = max(alike)
     return message.selected if alike[message.selected] == most else alike.index(most)
+
+
+def edits(message: Message, text: str) -> bool:
+    """Whether `text` can be `message` edited: it keeps something of one of its swipes."""
+    return any(likeness(text, swipe.narration) > 0 for swipe in message.swipes)
 
 
 def edited_place(messages: Sequence[Message], position: int, text: str) -> int:

@@ -17,6 +17,7 @@ from tests.proxy.test_history_model import ProxyHistory, proxied
 def chat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ProxyHistory]:
     """A chat opened as SillyTavern opens one: a greeting, the player's message, a reply."""
     with proxied(tmp_path, monkeypatch):
+        ProxyHistory.examples = 0  # the same words whichever tests ran before
         machine = ProxyHistory()
         machine.open_the_chat()
         yield machine
@@ -78,3 +79,29 @@ def test_a_continued_swipe_chosen_again_and_edited_keeps_its_own_effect(
     chat.swipe_to(0)  # back to the continued reply, with no request
     chat.edit_at(2)
     chat.continue_last([])
+
+
+def test_a_reply_cut_to_a_few_letters_is_not_taken_for_an_edit_of_another(
+    chat: ProxyHistory,
+) -> None:
+    """A message that keeps nothing of the reply at its place (here the first three letters of
+    a reply regenerated, after the exchange before it was deleted) is not that reply edited."""
+    chat.send([("A", -1), ("D", 1), ("C", -1)])
+    chat.delete_at(1)
+    chat.delete_at(2)
+    chat.slide(3)
+    chat.send([("C", 1), ("C", -1), ("D", -1)])
+    chat.send([("C", 1), ("D", -1), ("B", 1)])
+    chat.send([("D", -1), ("D", 1), ("C", -1)])
+    chat.slide(4)
+    chat.stop_at(2)
+    chat.delete_at(6)
+    chat.regenerate([])
+    chat.slide(4)
+    chat.stop_at(3)
+    chat.delete_at(6)
+    chat.edit_at(1)
+    chat.slide(2)
+    chat.slide(0)
+    chat.edit_at(4)
+    chat.send([])
