@@ -16,7 +16,6 @@ NOW_LIMIT = 240
 # history it sends back to the model).
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"\[\]]')
 _MACRO_BRACES = re.compile(r"\{\{+|\}\}+")
-_SPACES = re.compile(r"\s+")
 # Characters `clean` would change (white space other than the plain space included, and every
 # brace, to be safe): most values have none, and skip the work.
 _NEEDS_CLEANING = re.compile(

@@ -21,8 +21,6 @@ from .sheet import _BooleanShape, _DiceShape, _EnumShape, _NumberShape, _TextSha
 # The most one stack holds, and the most of anything one inventory command moves (the Engine's
 # GAME_INVENTORY_MAX_QUANTITY).
 MOST_QUANTITY = 9999
-# Catalog entry ids: lowercase letters and digits, single hyphens.
-EntryId = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 
 
 class ItemWord(Strict):

@@ -26,7 +26,6 @@ REF_KINDS = (
     "liveTrack",
     "itemStat",
 )
-LIVE_KINDS = frozenset({"livePool", "liveTrack", "itemStat"})
 
 TrackRead = Literal["value", "filled", "remaining", "penalty"]
 
