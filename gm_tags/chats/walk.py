@@ -77,11 +77,12 @@ class Walk:
                 return reply
         return None
 
-    def score(self) -> tuple[int, int, int, bool]:
+    def score(self) -> tuple[int, int, int]:
         """Which walk decides: the one that matches furthest into the conversation (the latest
-        messages are the strongest anchors), then the most messages matched, the fewest taken
-        as edited, and one matched to its end."""
-        return (self.first + self.matched, self.matched, -self.edited, self.to_the_end)
+        messages are the strongest anchors), then the most messages matched and the fewest
+        taken as edited; of walks that tie, `best_walk` takes the newest line, then one matched
+        to its end."""
+        return (self.first + self.matched, self.matched, -self.edited)
 
 
 def walk(
@@ -223,13 +224,14 @@ def best_walk(
 ) -> Walk | None:
     """The walk that decides, of every line from every starting place. Of walks that tie, the
     line started last wins (lines come in the order they were started: the newest holds the
-    latest story the client told), and in a line the earliest place."""
+    latest story the client told, and knows the deletions an older line matched to its end
+    does not), then one matched to its end, and in a line the earliest place."""
     by_line: dict[str, list[tuple[int, int]]] = {}
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
     best: Walk | None = None
-    best_rank: tuple[tuple[int, int, int, bool], int, int] | None = None
+    best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
         known = _users_found(chat, said, min((index for index, _ in found), default=len(said)))
@@ -240,7 +242,7 @@ def best_walk(
             if _skips(chat, first, at, known, held):
                 continue
             tried = walk(line, chat, said, first, at, held)
-            ranked = (tried.score(), order, -rank)
+            ranked = (tried.score(), order, tried.to_the_end, -rank)
             if best_rank is None or ranked > best_rank:
                 best, best_rank = tried, ranked
     return best

@@ -105,3 +105,25 @@ def test_a_reply_cut_to_a_few_letters_is_not_taken_for_an_edit_of_another(
     chat.slide(0)
     chat.edit_at(4)
     chat.send([])
+
+
+def test_after_a_fork_the_newest_line_decides_over_an_older_one_matched_to_its_end(
+    chat: ProxyHistory,
+) -> None:
+    """The window shows a reply both lines hold; the older line ends there and still holds
+    a continued reply the player deleted, which the newer line left out."""
+    chat.edit_at(2)
+    chat.continue_last([("A", -1), ("B", 1), ("C", -1)])
+    chat.slide(4)
+    chat.delete_at(1)
+    chat.slide(3)
+    chat.send([("C", 1), ("D", -1)])
+    chat.regenerate([("B", 1), ("B", 1)])
+    chat.edit_at(3)
+    chat.regenerate([("D", -1), ("C", -1), ("C", -1)])
+    chat.regenerate([("D", -1)])
+    chat.continue_last([])
+    chat.delete_at(1)  # the continued reply with its three ticks
+    chat.send([])
+    chat.delete_at(3)
+    chat.send([("B", 1)])
