@@ -29,6 +29,11 @@ from .transcript import Said, bare, same
 EDIT_REACH = 64
 # How much of one of the line's user messages (`kept`) a message keeps to be taken as its edit.
 EDIT_KEEPS = 0.5
+# How many of a window's user messages the line does not hold as they are are looked for as
+# edits, the latest first. An edit is a player's rare act; a line that holds few of the window's
+# user messages tells another story (it shares a short reply with it, found in the index), and
+# likening every message of the window to every one of the line's would cost their product.
+EDITS_LOOKED_FOR = 16
 
 
 @dataclass(frozen=True)
@@ -92,17 +97,20 @@ def walk(
     first: int = 0,
     at: int = 0,
     held: Collection[int] = (),
+    passed: set[tuple[int, int]] | None = None,
 ) -> Walk:
     """`said` walked against the line from conversation index `first` and line position `at`;
     `held` are the conversation indexes of assistant messages the store holds as replies (in
-    any line): such a message is never taken as an edit of the reply at another place."""
+    any line): such a message is never taken as an edit of the reply at another place. Each
+    place the walk stands at (a conversation index and a line position) is added to `passed`."""
     messages = chat.messages
     index, position, end = first, at, at
     replies: list[Matched] = []
     edited = 0
     while True:
-        while position < len(messages) and messages[position].role == "event":
-            position += 1
+        position = _past_events(messages, position)
+        if passed is not None:
+            passed.add((index, position))
         if index == len(said) or position == len(messages):
             break
         message, one = messages[position], said[index]
@@ -126,6 +134,12 @@ def walk(
         position += 1
         end = position
     return Walk(line, chat, first, at, index - first, end, position, tuple(replies), edited)
+
+
+def _past_events(messages: Sequence[Message], position: int) -> int:
+    while position < len(messages) and messages[position].role == "event":
+        position += 1
+    return position
 
 
 def showing(message: Message, text: str) -> tuple[int, bool] | None:
@@ -212,6 +226,10 @@ def starts(
             role = "user" if said[index - 1].role == "user" else "reply"
             if before < 0 or messages[before].role != role:
                 break
+            # A walk never passes a user message it does not hold as it is: from further back it
+            # would stop there, short of the anchor the walk from the anchor itself reaches.
+            if role == "user" and not same(messages[before].swipe.text, said[index - 1].text):
+                break
             index, position = index - 1, before
             places.add((index, position))
     return places
@@ -238,10 +256,16 @@ def best_walk(
         places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)
+        # A walk from a place an earlier walk of this line passed would end where that one ends
+        # with fewer messages matched, so it cannot decide: it is not walked again. A window of
+        # the whole line is walked once, not once from every place counted back from an anchor.
+        passed: set[tuple[int, int]] = set()
         for rank, (first, at) in enumerate(sorted(starts(chat, said, found) | places)):
+            if (first, _past_events(chat.messages, at)) in passed:
+                continue
             if _skips(chat, first, at, known, held):
                 continue
-            tried = walk(line, chat, said, first, at, held)
+            tried = walk(line, chat, said, first, at, held, passed)
             ranked = (tried.score(), order, tried.to_the_end, -rank)
             if best_rank is None or ranked > best_rank:
                 best, best_rank = tried, ranked
@@ -257,10 +281,15 @@ def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set
         if message.role == "user":
             by_text.setdefault(bare(message.swipe.text), set()).add(position)
     found = {}
-    for index in range(min(before, len(said))):
+    looked_for = 0
+    for index in reversed(range(min(before, len(said)))):
         if said[index].role == "user":
             text = said[index].text
-            found[index] = by_text.get(bare(text)) or _edited_user(chat, text)
+            places = by_text.get(bare(text))
+            if places is None and looked_for < EDITS_LOOKED_FOR:
+                looked_for += 1
+                places = _edited_user(chat, text)
+            found[index] = places or set()
     return {index: set(places) for index, places in found.items() if places}
 
 

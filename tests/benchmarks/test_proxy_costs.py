@@ -5,10 +5,10 @@ time is left out), each request a short non-streamed reply:
 - the next reply on a long transcript beside a 1-turn one, and what the long one adds beside a
   plain `json.loads` and `json.dumps` of its request body (the floor of any hop that reads and
   rewrites the request; target, at 10,000 turns: at most 2x). Measured at 100, 200 and 400
-  turns: the walk that places a transcript on a line (`proxy/walk.py`) starts from every place
-  counted back from an anchor and walks on from each, so its cost grows with the square of the
-  turns, and at 10,000 a request would take hours (a 1,000-turn one took 36-59 s on a loaded
-  2-core machine). The doubling of the added cost from one size to the next is reported.
+  turns; the doubling of the added cost from one size to the next is reported. (The walk that
+  places a transcript on a line, `chats/walk.py`, once walked on from every place counted back from
+  an anchor, a cost that grew with the square of the turns; it walks each place once now:
+  tests/benchmarks/test_walk.py.)
 - a chat on a store that holds 10,000 other chats beside one on a store that holds none (target:
   at most 1.1x).
 
