@@ -9,12 +9,18 @@ are `ambiguous-character` unless the name is the player's, whose own card then w
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from itertools import islice
 
 from ..names import PARTY, normalize_name
 from ..reasons import Reason
 from ..sheet.character import Character
 from ..state import StateReads, no_player
 from .outcome import Outcome
+
+# A refusal names at most this many cards: a list of every card would make each refused tag
+# cost, and its receipt hold, the whole party (500 names in a party of 500).
+NAMES_LISTED = 12
 
 
 def targets(game: StateReads, who: str | None) -> tuple[list[Character], str] | Outcome:
@@ -39,11 +45,18 @@ def targets(game: StateReads, who: str | None) -> tuple[list[Character], str] | 
     if len(matches) == 1:
         return matches, matches[0].name
     if matches:
-        names = ", ".join(character.name for character in matches)
         return Outcome.refused(
-            Reason.AMBIGUOUS_CHARACTER, f"{who!r} could be any of: {names}; name one exactly"
+            Reason.AMBIGUOUS_CHARACTER,
+            f"{who!r} could be any of: {_listed(matches)}; name one exactly",
         )
-    known = ", ".join(character.name for character in game.characters) or "none"
+    known = _listed(game.characters) or "none"
     return Outcome.refused(
         Reason.UNKNOWN_CHARACTER, f"no character is named {who!r}; the characters are: {known}"
     )
+
+
+def _listed(characters: Sequence[Character]) -> str:
+    """The cards' names, the first `NAMES_LISTED` of them, and how many more there are."""
+    names = ", ".join(character.name for character in islice(characters, NAMES_LISTED))
+    more = len(characters) - NAMES_LISTED
+    return f"{names} and {more} more" if more > 0 else names

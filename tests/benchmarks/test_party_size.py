@@ -1,6 +1,7 @@
 """What a command costs in a party of 500 beside a party of 2, measured interleaved in the same
 run: a reply of 40 sheet tags (pools, tracks, named and unnamed, the party), a reply of 40 clock
-ticks, and one character's `sheet_block`. Every name lookup is an index built once per snapshot,
+ticks, a reply of 40 sheet tags naming no one (each refusal names the cards it knows), and one
+character's `sheet_block`. Every name lookup is an index built once per snapshot,
 so the targets (issue #29) are at most 1.2x.
 
 Run with `python -m pytest tests/benchmarks/test_party_size.py --benchmark-only -s`.
@@ -28,6 +29,9 @@ SHEET_TAGS = (
     '[sheet: op="damage" track="strain" amount="-1"]',
 )
 SHEET_REPLY = " The job goes on. ".join(SHEET_TAGS[at % 5] for at in range(40))
+REFUSED_REPLY = " No one answers. ".join(
+    f'[sheet: who="Nobody {at}" op="restore" pool="edge" amount="1"]' for at in range(40)
+)
 CLOCK_REPLY = " Time passes. ".join(f'[clock: name="Heat" tick="{at % 3 + 1}"]' for at in range(40))
 
 
@@ -50,6 +54,7 @@ def test_a_command_costs_the_same_in_a_party_of_2_and_of_500(benchmark: Any) -> 
     for label, game in (("2", small), ("500", large)):
         work[f"sheet reply, {label}"] = lambda game=game: game.apply_reply(SHEET_REPLY, seed=1)
         work[f"clock reply, {label}"] = lambda game=game: game.apply_reply(CLOCK_REPLY, seed=1)
+        work[f"refused who, {label}"] = lambda game=game: game.apply_reply(REFUSED_REPLY, seed=1)
         work[f"sheet_block, {label}"] = lambda game=game: game.sheet_block("Kestrel")
     times: dict[str, list[float]] = {name: [] for name in work}
 
@@ -63,7 +68,7 @@ def test_a_command_costs_the_same_in_a_party_of_2_and_of_500(benchmark: Any) -> 
     benchmark.pedantic(rounds, rounds=1, iterations=1)
     median = {name: statistics.median(measured) for name, measured in times.items()}
     print()
-    for what in ("sheet reply", "clock reply", "sheet_block"):
+    for what in ("sheet reply", "clock reply", "refused who", "sheet_block"):
         ratio = median[f"{what}, 500"] / median[f"{what}, 2"]
         benchmark.extra_info[what] = ratio
         print(

@@ -135,3 +135,26 @@ def test_an_exact_name_wins_over_a_first_name_and_a_shared_first_name_is_ambiguo
     assert exact.tag.startswith('[sheet: who="Agnes" op="spend"')
     assert shared.reason is Reason.AMBIGUOUS_CHARACTER and "Tobin Vell, Tobin Ash" in shared.detail
     assert last_name.reason is Reason.UNKNOWN_CHARACTER  # only the first word is a handle
+
+
+def test_a_refusal_in_a_large_party_names_a_dozen_cards_and_counts_the_rest(
+    ember: Ruleset,
+) -> None:
+    """A refused tag's receipt stays short however large the party: it names the first dozen
+    cards and says how many more there are, never all 40 (or 500)."""
+    cards = {f"Runner {at:02}": {} for at in range(40)}
+    game = Game.new(ember, cards, player="Runner 00")
+    unknown, shared = game.apply_reply(
+        '[sheet: who="Nobody" op="spend" pool="grit" amount="1"]'
+        '[sheet: who="Runner" op="spend" pool="grit" amount="1"]'
+    ).receipts
+    assert unknown.reason is Reason.UNKNOWN_CHARACTER
+    assert unknown.detail == (
+        "no character is named 'Nobody'; the characters are: "
+        + ", ".join(f"Runner {at:02}" for at in range(12))
+        + " and 28 more"
+    )
+    assert shared.reason is Reason.AMBIGUOUS_CHARACTER
+    assert shared.detail is not None and shared.detail.endswith(
+        "Runner 11 and 28 more; name one exactly"
+    )
