@@ -78,16 +78,27 @@ class ReplyRun(Generic[S]):
     `process` does for a whole reply, and a stream (`gm_tags.stream`) does as each tag closes.
     The same tags applied with the same dice give the same receipts and state either way."""
 
-    def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
+    def __init__(
+        self, game: S, dice: Dice | None = None, *, continues: bool = False, applies: bool = True
+    ) -> None:
         self.game, self.dice, self.continues = game, dice or Dice(), continues
+        # False: every tag is read and refused `not-applied`, none run (an answer that is no
+        # turn of the story: its tags, and both halves of its checks, still leave the narration).
+        self.applies = applies
         self.receipts: list[Receipt] = []
         self._draft = Draft(game)
         self._seen: dict[str, int] = {}
 
     def apply(self, tag: Tag) -> Receipt:
         self._seen[tag.name] = count = self._seen.get(tag.name, 0) + 1
-        over_limit = count > MAX_PER_FAMILY
-        receipt = _one(self._draft, tag, FAMILIES[tag.name], self.dice, over_limit=over_limit)
+        refusal = None
+        if not self.applies:
+            refusal = Outcome.refused(Reason.NOT_APPLIED, "this answer is no turn of the story")
+        elif count > MAX_PER_FAMILY:
+            refusal = Outcome.refused(
+                Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
+            )
+        receipt = _one(self._draft, tag, FAMILIES[tag.name], self.dice, refusal=refusal)
         self.receipts.append(receipt)
         return receipt
 
@@ -160,15 +171,14 @@ def branch_spans(reply: str, receipt: Receipt, bound: int) -> list[tuple[int, in
 
 
 def _one(
-    draft: Draft[Any], tag: Tag, family: Family[Any], dice: Dice, *, over_limit: bool
+    draft: Draft[Any], tag: Tag, family: Family[Any], dice: Dice, *, refusal: Outcome | None
 ) -> Receipt:
+    """The tag bound and run on `draft`, or refused with `refusal` without running."""
     checkpoint = draft.checkpoint()
     try:
         bound = malformed(tag, tag.problem) if tag.problem else family.bind(tag)
-        if over_limit:
-            outcome = Outcome.refused(
-                Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
-            )
+        if refusal is not None:
+            outcome = refusal
         elif isinstance(bound, Refused):
             outcome = Outcome.refused(bound.reason, bound.detail)
         else:

@@ -15,6 +15,7 @@ class Reason(StrEnum):
     MALFORMED = "malformed"
     TOO_MANY = "too-many"
     ENGINE_ERROR = "engine-error"
+    NOT_APPLIED = "not-applied"
     # Sheet commands: who they name.
     UNKNOWN_CHARACTER = "unknown-character"
     AMBIGUOUS_CHARACTER = "ambiguous-character"

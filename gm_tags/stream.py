@@ -55,8 +55,10 @@ _CLOSING_MARKUP = LONGEST_CLOSING_MARKUP
 class ReplyStream(Generic[S]):
     """Feed it a reply's chunks in order; read back narration as it becomes safe."""
 
-    def __init__(self, game: S, dice: Dice | None = None, *, continues: bool = False) -> None:
-        self._run = ReplyRun(game, dice, continues=continues)
+    def __init__(
+        self, game: S, dice: Dice | None = None, *, continues: bool = False, applies: bool = True
+    ) -> None:
+        self._run = ReplyRun(game, dice, continues=continues, applies=applies)
         self._text = ""
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.

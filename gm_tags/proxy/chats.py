@@ -100,6 +100,11 @@ class ProxyChats:
         self._start = start
         self._stripes = stripes or tuple(threading.Lock() for _ in range(STRIPES))
 
+    @property
+    def start(self) -> Game:
+        """The game a new chat starts from."""
+        return self._start
+
     def for_tenant(self, tenant: str) -> ProxyChats:
         return ProxyChats(self.served, self._source, self._start, tenant, self._stripes)
 

@@ -6,15 +6,14 @@ go upstream, a turn planned and registered, a request sent). Each wire format
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio
 import httpx2
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 
 from ..chats.plan import Plan
@@ -23,8 +22,9 @@ from ..guard.keys import Keys
 from .chats import ProxyChats
 from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
+from .passing import PassedTurn
 from .streaming import Relay, RelayedStream
-from .turns import PendingTurn
+from .turns import AnswerTurn, PendingTurn
 
 # The header a request may name its chat in (each protocol has a body field for it too).
 CHAT_HEADER = "x-gm-chat"
@@ -57,16 +57,14 @@ class Protocol:
 @dataclass(frozen=True)
 class Wire:
     """How one protocol's answers are read: the upstream's `path`; its error shape; a streamed
-    answer relayed as narration (`relay`) or as it is with a summary (`passed`, for a request
-    that takes no turn); a whole answer as the client reads it (`whole`, None when it is not
-    one), called `what`."""
+    answer relayed as narration (`relay`); a whole answer as the client reads it (`whole`, None
+    when it is not one), called `what`."""
 
     path: str
     what: str
     error: Callable[[ProxyError], Response]
-    relay: Callable[[httpx2.Response, PendingTurn, int], Relay]
-    whole: Callable[[Any, PendingTurn, int], dict[str, Any] | None]
-    passed: Callable[[httpx2.Response, dict[str, Any]], AsyncIterator[str]]
+    relay: Callable[[httpx2.Response, AnswerTurn, int], Relay]
+    whole: Callable[[Any, AnswerTurn, int], dict[str, Any] | None]
 
 
 @dataclass
@@ -167,7 +165,7 @@ class Hop:
         self,
         wire: Wire,
         upstream: Upstream,
-        turn: PendingTurn,
+        turn: AnswerTurn,
         body: Mapping[str, Any],
         headers: Mapping[str, str],
         *,
@@ -200,21 +198,16 @@ class Hop:
         upstream: Upstream,
         body: Mapping[str, Any],
         headers: Mapping[str, str],
-        summary: dict[str, Any],
+        passing: tuple[str, str],
+        *,
+        choices: int = 1,
     ) -> Response:
-        """A request the proxy takes no turn from, sent on as it is; the answer comes back as
-        it is, with `summary` as `gm_tags`."""
+        """A request the proxy takes no turn from (`passing`: the action it is and why), sent
+        on as it is; its answer comes back without the tags the model wrote (`passing`),
+        nothing applied or stored, and `gm_tags` says so."""
+        turn = PassedTurn(self.chats.start, *passing, choices=choices)
         stream = bool(body.get("stream"))
-        answer = await self.send(upstream, wire.path, body, headers, stream=stream)
-        if answer.status_code < 400 and stream:
-            relay = wire.passed(answer, summary)
-            return StreamingResponse(relay, media_type="text/event-stream", headers=NO_BUFFERING)
-        answered = await _read(answer, wire.error)
-        if answer.status_code < 400 and isinstance(answered, JSONResponse):
-            whole = json.loads(bytes(answered.body))
-            if isinstance(whole, dict):
-                return JSONResponse({**whole, "gm_tags": summary})
-        return answered
+        return await self.answer(wire, upstream, turn, body, headers, stream=stream)
 
     async def aclose(self) -> None:
         for upstream in self.upstreams.values():

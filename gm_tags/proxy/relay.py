@@ -14,16 +14,15 @@ ends with `finish_reason: "length"`.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
 import httpx2
 
 from ..game import Game
 from ..stream import ReplyStream
 from .streaming import Relay
-from .turns import PendingTurn
+from .turns import AnswerTurn
 
 
 def _rests(streams: Sequence[ReplyStream[Game]]) -> list[str]:
@@ -97,7 +96,7 @@ class _Reading:
         return [_sse({**chunk, "choices": shown})] if shown else []
 
 
-def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
+def events(answer: httpx2.Response, turn: AnswerTurn, cap: int) -> Relay:
     """The upstream's stream as the client reads it, then `[DONE]` (`streaming.Relay`)."""
     reading = _Reading(turn.streams, cap, turn.opening)
     return Relay(
@@ -110,7 +109,7 @@ def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
     )
 
 
-def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
+def _end(reading: _Reading, turn: AnswerTurn) -> list[str]:
     """The last chunks: each choice's rest of the narration, `gm_tags` on the last, the chunks
     without choices, `[DONE]`; the turn written."""
     cut = reading.cut
@@ -128,7 +127,7 @@ def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
     return [*events, *(_sse(chunk) for chunk in reading.after), "data: [DONE]\n\n"]
 
 
-def completed(completion: Any, turn: PendingTurn, cap: int) -> dict[str, Any] | None:
+def completed(completion: Any, turn: AnswerTurn, cap: int) -> dict[str, Any] | None:
     """A whole completion as the client reads it (each choice's content its narration), the
     turn written; None when it does not have a completion's shape."""
     if not isinstance(completion, dict) or not isinstance(completion.get("choices"), list):
@@ -144,47 +143,17 @@ def completed(completion: Any, turn: PendingTurn, cap: int) -> dict[str, Any] | 
         if isinstance(content, str):
             stopped = stopped or len(content) > cap
             stream.feed(content[:cap])
-    landed = turn.land(stopped)
-    if landed is not None:
-        for index, choice in enumerate(choices[: len(landed.turns)]):
-            narration = landed.turns[index].narration
-            narration = (turn.opening if narration else "") + narration + turn.shown_after(index)
-            choice["message"]["content"] = narration
-            if stopped:
-                choice["finish_reason"] = "length"
+    turn.land(stopped)
+    for index, choice in enumerate(choices[: len(turn.streams)]):
+        narration = turn.narration(index)
+        if narration is None:
+            continue  # nothing written: the completion goes as it came
+        narration = (turn.opening if narration else "") + narration + turn.shown_after(index)
+        choice["message"]["content"] = narration
+        if stopped:
+            choice["finish_reason"] = "length"
     completion["gm_tags"] = turn.summary(stopped)
     return completion
-
-
-async def relayed(answer: httpx2.Response, summary: dict[str, Any]) -> AsyncIterator[str]:
-    """The upstream's stream passed through as it is, with `summary` as `gm_tags` on the last
-    choice-bearing chunk (a request the proxy takes no turn from)."""
-    held: dict[str, Any] | None = None
-    after: list[str] = []
-    try:
-        async for line in answer.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            chunk = _chunk(data) if data != "[DONE]" else None
-            if chunk is not None and isinstance(chunk.get("choices"), list) and chunk["choices"]:
-                if held is not None:
-                    yield _sse(held)
-                held = chunk
-            elif data == "[DONE]":
-                break
-            else:
-                after.append(f"data: {data}\n\n")
-        if held is not None:
-            yield _sse({**held, "gm_tags": summary})
-        for line in after:
-            yield line
-        yield "data: [DONE]\n\n"
-    except httpx2.HTTPError as failure:
-        yield _sse(_broken(f"the upstream failed mid-stream: {type(failure).__name__}"))
-    finally:
-        with anyio.CancelScope(shield=True):
-            await answer.aclose()
 
 
 def _shape_problem(chunk: Mapping[str, Any], choices: int) -> str | None:

@@ -27,7 +27,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from .turns import PendingTurn
+from .turns import AnswerTurn
 
 # The network reads held for the worker, at most, while it works through the ones before.
 READ_AHEAD = 256
@@ -59,7 +59,7 @@ class Relay:
     def __init__(
         self,
         answer: httpx2.Response,
-        turn: PendingTurn,
+        turn: AnswerTurn,
         reading: Reading,
         end: Callable[[], list[str]],
         broken: Callable[[str], str],
@@ -107,7 +107,7 @@ class RelayedStream(StreamingResponse):
 
 async def _events(
     reads: MemoryObjectReceiveStream[_Read],
-    turn: PendingTurn,
+    turn: AnswerTurn,
     reading: Reading,
     end: Callable[[], list[str]],
     broken: Callable[[str], str],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..chats.plan import Plan
 from ..chats.transcript import Said
@@ -15,6 +15,34 @@ from ..stream import ReplyStream
 from .chats import Landed, ProxyChats, not_stored
 from .landings import Landing
 from .outcomes import outcomes_line
+
+
+class AnswerTurn(Protocol):
+    """What a protocol's relay reads an answer into: a stream per choice, ended once (`land`),
+    whether the answer finished or was cut off. A `PendingTurn` writes it;
+    `passing.PassedTurn` writes nothing."""
+
+    @property
+    def streams(self) -> Sequence[ReplyStream[Game]]: ...
+
+    @property
+    def opening(self) -> str:
+        """What each choice's narration starts with, for the client."""
+
+    def land(self, stopped: bool) -> object:
+        """End the streams (`stopped`: where they were cut off)."""
+
+    def settle(self) -> None:
+        """Requests waiting for this answer go on."""
+
+    def summary(self, stopped: bool) -> dict[str, Any]:
+        """`gm_tags`, once landed."""
+
+    def narration(self, index: int) -> str | None:
+        """Choice `index`'s narration once landed; None: the answer goes as it came."""
+
+    def shown_after(self, index: int) -> str:
+        """What the client gets after choice `index`'s narration."""
 
 
 class PendingTurn:
@@ -65,6 +93,10 @@ class PendingTurn:
         if self.landed is None:
             return not_stored(self.plan.action, "the reply holds no text to apply")
         return self.landed.summary(stopped=stopped)
+
+    def narration(self, index: int) -> str | None:
+        """Choice `index`'s narration as written (None when nothing was: a tool call)."""
+        return None if self.landed is None else self.landed.turns[index].narration
 
     def shown_after(self, index: int) -> str:
         """The outcomes line for choice `index` (`--show-outcomes`), or ""."""

@@ -125,25 +125,6 @@ def test_an_upstream_chunk_of_the_wrong_shape_ends_the_stream_with_an_error_and_
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 2/6")
 
 
-@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
-def test_a_request_with_no_story_is_passed_on_as_it_is_and_stores_nothing(
-    proxy: tuple[TestClient, Scripted], db: Path, stream: bool
-) -> None:
-    client, upstream = proxy
-    body = {"model": "m", "messages": [{"role": "system", "content": "Be brief."}]}
-    upstream.script({"reply": TICK})
-    if stream:
-        got = streamed(client, body)
-        text, said = narration(got), summary(got)
-    else:
-        answer = client.post("/v1/chat/completions", json=body).json()
-        text, said = answer["choices"][0]["message"]["content"], answer["gm_tags"]
-    assert upstream.seen[-1]["messages"] == body["messages"]
-    assert text == TICK  # nothing applied, nothing taken out
-    assert said["stored"] is False and "no user or assistant message" in said["why"]
-    assert stored(db) == []
-
-
 def test_a_reply_over_the_cap_is_cut_and_kept_as_shown(
     proxy: tuple[TestClient, Scripted],
 ) -> None:

@@ -20,17 +20,14 @@ docs/proxy.md has the whole story.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
-import httpx2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...text import lone_surrogate_at
-from ..chats import not_stored
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of
 from ..messages import with_reminder
@@ -78,7 +75,7 @@ async def messages(request: Request) -> Response:
     stream = bool(body.get("stream"))
     if not said:
         why = "the request holds no user or assistant text: passed on as it is"
-        return await hop.pass_on(WIRE, upstream, body, headers, not_stored("none", why))
+        return await hop.pass_on(WIRE, upstream, body, headers, ("none", why))
     metadata = body.get("metadata") or {}
     named = request.headers.get(CHAT_HEADER) or metadata.get("user_id")
     named = named if isinstance(named, str) else None
@@ -154,17 +151,7 @@ def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
     return headers
 
 
-async def _as_it_is(answer: httpx2.Response, _: dict[str, Any]) -> AsyncIterator[str]:
-    """A stream that takes no turn, passed on as it is."""
-    try:
-        async for piece in answer.aiter_text():
-            yield piece
-    finally:
-        with anyio.CancelScope(shield=True):
-            await answer.aclose()
-
-
-WIRE = Wire("v1/messages", "message", error, events, whole_message, _as_it_is)
+WIRE = Wire("v1/messages", "message", error, events, whole_message)
 PROTOCOL = Protocol(
     NAME, [Route("/v1/messages", messages, methods=["POST"])], error, key_header="x-api-key"
 )

@@ -28,7 +28,7 @@ import httpx2
 from ...game import Game
 from ...stream import ReplyStream
 from ..streaming import Relay
-from ..turns import PendingTurn
+from ..turns import AnswerTurn
 
 
 class _Reading:
@@ -153,7 +153,7 @@ class _Reading:
         return [sse(one) for one in ending]
 
 
-def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
+def events(answer: httpx2.Response, turn: AnswerTurn, cap: int) -> Relay:
     """The upstream's stream as the client reads it (`streaming.Relay`)."""
     reading = _Reading(turn.streams[0], cap, turn.opening)
     return Relay(
@@ -166,14 +166,14 @@ def events(answer: httpx2.Response, turn: PendingTurn, cap: int) -> Relay:
     )
 
 
-def _end(reading: _Reading, turn: PendingTurn) -> list[str]:
+def _end(reading: _Reading, turn: AnswerTurn) -> list[str]:
     """The last events, the turn written."""
     rest = "" if reading.cut else reading.shown(reading.stream.finish()[0])
     turn.land(reading.cut)
     return reading.ending(rest + turn.shown_after(0), turn.summary(reading.cut))
 
 
-def whole_message(message: Any, turn: PendingTurn, cap: int) -> dict[str, Any] | None:
+def whole_message(message: Any, turn: AnswerTurn, cap: int) -> dict[str, Any] | None:
     """A whole message as the client reads it (its text blocks' narration in the first text
     block, the other text blocks gone), the turn written, `gm_tags` added; None when it does
     not have a message's shape."""
@@ -189,9 +189,9 @@ def whole_message(message: Any, turn: PendingTurn, cap: int) -> dict[str, Any] |
     stopped = len(reply) > cap
     if reply:
         turn.streams[0].feed(reply[:cap])
-    landed = turn.land(stopped)
-    if landed is not None:
-        narration = landed.turns[0].narration
+    turn.land(stopped)
+    narration = turn.narration(0)
+    if narration is not None:
         narration = (turn.opening if narration else "") + narration + turn.shown_after(0)
         first = texts[0]
         message["content"] = [

@@ -10,15 +10,17 @@ game. docs/proxy.md has the whole story.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..chats import not_stored
+from ...chats.transcript import Said
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
 from ..messages import upstream_messages
-from ..relay import completed, events, relayed
+from ..relay import completed, events
 from ..requests import checked, read_body
 from ..transcript import conversation, impersonating, opening
 
@@ -49,16 +51,13 @@ async def completions(request: Request) -> Response:
     messages = body["messages"]
     said = conversation(messages)
     headers = _headers(hop, request, upstream)
-    if not said:
-        why = "the request holds no user or assistant message: passed on as it is"
-        return await hop.pass_on(WIRE, upstream, body, headers, not_stored("none", why))
-    if impersonating(messages):
-        why = "the model writes the player's next line (impersonate): nothing is applied"
-        return await hop.pass_on(WIRE, upstream, body, headers, not_stored("impersonate", why))
+    choices = body.get("n") or 1
+    passing = _passing(messages, said)
+    if passing is not None:
+        return await hop.pass_on(WIRE, upstream, body, headers, passing, choices=choices)
     named = request.headers.get(CHAT_HEADER) or body.get("user")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
-    choices = body.get("n") or 1
     if choices > 1 and plan.action == "continue":
         raise ProxyError(400, "a continue takes one reply: n must be 1", param="n")
     stream = bool(body.get("stream"))
@@ -67,6 +66,17 @@ async def completions(request: Request) -> Response:
         request, chats, named, said, plan, choices=choices, stream=stream, opening=opening(messages)
     )
     return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
+
+
+def _passing(messages: list[dict[str, Any]], said: list[Said]) -> tuple[str, str] | None:
+    """The action and why, when the request takes no turn: it has no story, or asks for the
+    player's next line."""
+    if not said:
+        return "none", "the request holds no user or assistant message: passed on as it is"
+    if impersonating(messages):
+        why = "the model writes the player's next line (impersonate): nothing is applied"
+        return "impersonate", why
+    return None
 
 
 async def models(request: Request) -> Response:
@@ -80,7 +90,7 @@ def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
     return hop.headers(request, upstream, credentials=CREDENTIALS)
 
 
-WIRE = Wire("chat/completions", "completion", error, events, completed, relayed)
+WIRE = Wire("chat/completions", "completion", error, events, completed)
 PROTOCOL = Protocol(
     NAME,
     [
