@@ -11,7 +11,7 @@ continue followed: a continuation of a message that ends with one starts on a li
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 MARK = "\u2699 "  # ⚙
@@ -51,6 +51,37 @@ def without_outcomes(text: str) -> str:
     """`text` without the outcomes lines the proxy added (at its end, and before the
     continuations joined onto it)."""
     return _LINE.sub("", text)
+
+
+def unshown(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The messages with the outcomes lines taken off the assistant messages' text, as the model
+    wrote them (the line was the player's; a model shown it would write its own). Only a
+    message that holds one is new; a list of parts keeps its other parts."""
+    return [_unshown(message) if _shows(message) else message for message in messages]
+
+
+def _shows(message: Mapping[str, Any]) -> bool:
+    if message.get("role") != "assistant":
+        return False
+    content = message.get("content")
+    if isinstance(content, str):
+        return MARK in content
+    return isinstance(content, list) and any(
+        isinstance(part, Mapping) and MARK in str(part.get("text", "")) for part in content
+    )
+
+
+def _unshown(message: Mapping[str, Any]) -> Mapping[str, Any]:
+    content = message.get("content")
+    if isinstance(content, str):
+        return {**message, "content": without_outcomes(content)}
+    parts = [
+        {**part, "text": without_outcomes(part["text"])}
+        if isinstance(part, Mapping) and isinstance(part.get("text"), str)
+        else part
+        for part in content or ()
+    ]
+    return {**message, "content": parts}
 
 
 def ends_with_outcomes(text: str) -> bool:

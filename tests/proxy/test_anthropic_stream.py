@@ -29,9 +29,11 @@ class Scripted(httpx2.AsyncBaseTransport):
     def __init__(self) -> None:
         self.queue: list[Any] = []
         self.headers: list[dict[str, str]] = []
+        self.bodies: list[dict[str, Any]] = []
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         self.headers.append(dict(request.headers))
+        self.bodies.append(json.loads(await request.aread()))
         answer = self.queue.pop(0) if self.queue else message([text_block(".")])
         if isinstance(answer, dict):
             return httpx2.Response(200, json=answer)
@@ -256,6 +258,8 @@ def test_with_outcomes_shown_a_continue_starts_a_line_of_its_own(
             body = {"model": "m", "max_tokens": 9, "messages": again}
             added = client.post("/v1/messages", json=body).json()["content"][0]["text"]
     assert added == "\n\nDogs bark. They run.\n\n\u2699 Alarm raised 4/6"
+    # The model reads its reply as it wrote it: the line was the player's only.
+    assert upstream.bodies[-1]["messages"][-1]["content"] == "The bell rings. Mira stumbles."
 
 
 HELLO = {"role": "user", "content": "Hello."}

@@ -38,6 +38,9 @@ def test_the_outcomes_line_is_shown_and_taken_off_when_it_comes_back(
         again = client.post("/v1/chat/completions", json={"model": "m", "messages": back}).json()
         assert (again["gm_tags"]["action"], again["gm_tags"]["chat"]) == ("reply", said["chat"])
         assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
+        # The model reads its reply as it wrote it: the line was the player's only.
+        replies = [m["content"] for m in upstream.seen[-1]["messages"] if m["role"] == "assistant"]
+        assert replies == ["The bell rings. Mira stumbles."]
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
@@ -67,3 +70,5 @@ def test_a_continue_after_an_outcomes_line_starts_a_line_and_both_lines_come_off
         again = client.post("/v1/chat/completions", json={"model": "m", "messages": back}).json()
         assert again["gm_tags"]["chat"] == first.json()["gm_tags"]["chat"]
         assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 4/6")
+        told = [m["content"] for m in upstream.seen[-1]["messages"] if m["role"] == "assistant"]
+        assert told == ["The bell rings. Mira stumbles.\n\nDogs bark. They run."]

@@ -260,17 +260,56 @@ def test_upstream_errors_come_back_in_the_openai_shape_and_change_no_game(
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
 
 
-@pytest.mark.parametrize("broken", [{"malformed": True}, {"cut": True}], ids=["malformed", "cut"])
+def _chunk(*choices: Any) -> dict[str, Any]:
+    return {"object": "chat.completion.chunk", "choices": list(choices)}
+
+
+_TICKED = _chunk({"index": 0, "delta": {"content": tick(1)}, "finish_reason": None})
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"reply": tick(1), "malformed": True},
+        {"reply": tick(1), "cut": True},
+        {"raw": [_TICKED, {"choices": "x"}]},
+        {"raw": [_TICKED, {"choices": [None]}]},
+        {"raw": [_TICKED, _chunk({"index": 0, "delta": "text", "finish_reason": None})]},
+    ],
+    ids=["malformed", "cut", "choices-not-a-list", "choice-null", "delta-text"],
+)
 def test_a_broken_stream_is_an_error_and_changes_no_game(
     client: OpenAI, upstream: Upstream, broken: dict[str, Any]
 ) -> None:
     u1 = {"role": "user", "content": opening()}
-    upstream.script({"reply": tick(1), **broken}, {"reply": "."})
+    upstream.script(broken, {"reply": "."})
     with pytest.raises(openai.APIError):
         ask(client, [u1], stream=True)
     _, summary, _ = ask(client, [u1], stream=False)
     assert summary["action"] == "reply"  # not a regenerate: the broken reply was never kept
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 2/6")
+
+
+def test_the_usage_chunk_comes_last_with_its_cached_tokens_and_gm_tags_before_it(
+    client: OpenAI, upstream: Upstream
+) -> None:
+    usage = {"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12}
+    usage["prompt_tokens_details"] = {"cached_tokens": 8}  # type: ignore[assignment]
+    done = _chunk({"index": 0, "delta": {}, "finish_reason": "stop"})
+    upstream.script({"raw": [_TICKED, done, {**_chunk(), "usage": usage}]})
+    chunks = list(
+        client.chat.completions.create(
+            model="m",
+            messages=[{"role": "user", "content": opening()}],
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+    )
+    last = chunks[-1]
+    assert last.choices == [] and last.usage is not None
+    assert last.usage.prompt_tokens_details and last.usage.prompt_tokens_details.cached_tokens == 8
+    assert "gm_tags" in (chunks[-2].model_extra or {})
+    assert chunks[-2].choices[0].finish_reason == "stop"
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])

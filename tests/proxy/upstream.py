@@ -4,9 +4,12 @@ loopback (`python -m tests.proxy.upstream PORT`).
 Tests script it: `POST /control/script` queues what the next completions answer, each one of
 `{"reply": TEXT, "chunk": N, "delay": SECONDS}` (streamed in N-character pieces when the request
 streams), `{"replies": [TEXT, ...]}` (one per choice, for `n` > 1), `{"fail": 500}`,
-`{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not JSON) or `{"cut": true}`
-(a stream that stops without `[DONE]`). `GET /control/requests` lists the bodies and headers of
-the requests it got, and `DELETE /control/requests` forgets them.
+`{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not JSON), `{"cut": true}`
+(a stream that stops without `[DONE]`), `{"raw": [CHUNK, ...]}` (stream chunks sent as they are:
+objects as JSON, strings as they stand, then `[DONE]`), `{"body": ANY}` (a whole answer, as it
+is) or `{"endless": TEXT}` (a stream that sends TEXT again and again until the client goes).
+`GET /control/requests` lists the bodies and headers of the requests it got, and
+`DELETE /control/requests` forgets them.
 """
 
 from __future__ import annotations
@@ -61,6 +64,10 @@ async def completions(request: Request) -> Response:
         await asyncio.sleep(step["hang"])
     created = int(time.time())
     replies = step.get("replies") or [step.get("reply", "")]
+    if "body" in step:
+        return JSONResponse(step["body"])
+    if "raw" in step or "endless" in step:
+        return StreamingResponse(_as_given(step), media_type="text/event-stream")
     if not body.get("stream"):
         choices = [
             {"index": i, "message": {"role": "assistant", "content": r}, "finish_reason": "stop"}
@@ -106,6 +113,16 @@ async def _events(step: dict[str, Any], replies: list[str], created: int) -> Asy
             return
     for index in range(len(replies)):
         yield event({}, "stop", index)
+    yield "data: [DONE]\n\n"
+
+
+async def _as_given(step: dict[str, Any]) -> AsyncIterator[str]:
+    for raw in step.get("raw", []):
+        yield f"data: {raw if isinstance(raw, str) else json.dumps(raw)}\n\n"
+    while "endless" in step:
+        delta = {"index": 0, "delta": {"content": step["endless"]}, "finish_reason": None}
+        yield f"data: {json.dumps({'object': 'chat.completion.chunk', 'choices': [delta]})}\n\n"
+        await asyncio.sleep(0.001)
     yield "data: [DONE]\n\n"
 
 

@@ -20,6 +20,7 @@ from ...chats.transcript import Said
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
 from ..messages import upstream_messages
+from ..outcomes import unshown
 from ..relay import completed, events
 from ..requests import checked, read_body
 from ..transcript import conversation, impersonating, opening
@@ -52,16 +53,18 @@ async def completions(request: Request) -> Response:
     said = conversation(messages)
     headers = _headers(hop, request, upstream)
     choices = body.get("n") or 1
+    told = unshown(messages)  # the model reads its replies as it wrote them
     passing = _passing(messages, said)
     if passing is not None:
-        return await hop.pass_on(WIRE, upstream, body, headers, passing, choices=choices)
+        passed = {**body, "messages": told}
+        return await hop.pass_on(WIRE, upstream, passed, headers, passing, choices=choices)
     named = request.headers.get(CHAT_HEADER) or body.get("user")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
     if choices > 1 and plan.action == "continue":
         raise ProxyError(400, "a continue takes one reply: n must be 1", param="n")
     stream = bool(body.get("stream"))
-    forwarded = {**body, "messages": upstream_messages(messages, plan.game, hop.budget)}
+    forwarded = {**body, "messages": upstream_messages(told, plan.game, hop.budget)}
     turn = hop.pending(
         request, chats, named, said, plan, choices=choices, stream=stream, opening=opening(messages)
     )
