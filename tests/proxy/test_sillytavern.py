@@ -7,7 +7,11 @@ window slides past the greeting.
 
 After every operation the reminder the upstream received shows the game the visible history
 implies: the start game with the visible assistant messages applied in order, each as the proxy
-gave it out, cut where the client cut it (`Reply.kept`)."""
+gave it out, cut where the client cut it (`Reply.kept`). And the upstream got the request as the
+front-end sent it: SillyTavern's body fields and its `Authorization: Bearer undefined` as they
+were, its messages in their order with the GM section after the leading system messages and the
+reminder at the end of the latest user message; an impersonate, and a window so small it holds
+no user or assistant message, exactly as they came."""
 
 from __future__ import annotations
 
@@ -51,6 +55,16 @@ IMPERSONATE = {
 }
 GREETING = "Rain hammers the skylight of the Bluecoat records office. What do you do?"
 BUDGET = 150  # characters of chat history the context holds (SillyTavern counts tokens)
+# The body fields SillyTavern 1.12.6 sends with every request (Custom OpenAI-compatible source,
+# default settings), besides `model`, `messages` and `stream`.
+SAMPLING: dict[str, Any] = {
+    "temperature": 1,
+    "max_tokens": 300,
+    "presence_penalty": 0,
+    "frequency_penalty": 0,
+    "top_p": 1,
+    "logit_bias": {},
+}
 
 
 @dataclass
@@ -106,7 +120,7 @@ class SillyTavern:
         pieces: dict[int, list[str]] = {}
         extra: dict[str, Any] = {"n": n} if n > 1 else {}
         with self.client.chat.completions.create(
-            model="m", messages=messages, stream=True, max_tokens=300, temperature=1, **extra
+            model="m", messages=messages, stream=True, **SAMPLING, **extra
         ) as chunks:
             for chunk in chunks:
                 for choice in chunk.choices:
@@ -117,7 +131,24 @@ class SillyTavern:
         if keep is not None:
             pieces[0] = pieces[0][:-1]
         self.check(expected)
+        self.check_sent(messages, {"n": n} if n > 1 else {})
         return ["".join(pieces.get(i, [])) for i in range(n)]
+
+    def passed_on(self, messages: list[Any], reply: str) -> tuple[str, dict[str, Any]]:
+        """Stream a request the proxy takes no turn from: the text the client shows and the
+        answer's `gm_tags`."""
+        self.upstream.script({"reply": reply, "chunk": 6})
+        pieces: list[str] = []
+        said: dict[str, Any] = {}
+        with self.client.chat.completions.create(
+            model="m", messages=messages, stream=True, **SAMPLING
+        ) as chunks:
+            for chunk in chunks:
+                for choice in chunk.choices:
+                    pieces.append(choice.delta.content or "")
+                said = (chunk.model_extra or {}).get("gm_tags", said)
+        self.check_sent(messages, {}, as_sent=True)
+        return "".join(pieces), said
 
     # The oracle ------------------------------------------------------------------------------
 
@@ -131,6 +162,27 @@ class SillyTavern:
 
     def check(self, expected: str) -> None:
         assert self.upstream.clocks_seen() == expected
+
+    def check_sent(
+        self, messages: list[Any], extra: dict[str, Any], *, as_sent: bool = False
+    ) -> None:
+        """The upstream got the front-end's body fields and key as they were, and its messages
+        with only the proxy's two additions (none, `as_sent`)."""
+        (got,) = self.upstream.requests()[-1:]
+        body = dict(got["body"])
+        seen = body.pop("messages")
+        assert body == {"model": "m", "stream": True, **SAMPLING, **extra}
+        assert got["authorization"] == "Bearer undefined"
+        if as_sent:
+            assert seen == messages
+            return
+        section = seen.pop(len(LEADING))  # the GM section, right after the leading messages
+        assert section["role"] == "system" and "Clocks now:" not in section["content"]
+        last_user = max(at for at, message in enumerate(messages) if message["role"] == "user")
+        reminded = seen[last_user]["content"]
+        assert reminded.startswith(messages[last_user]["content"] + "\n\n")
+        assert "Clocks now:" in reminded
+        assert [*seen[:last_user], messages[last_user], *seen[last_user + 1 :]] == messages
 
     # The player's operations -----------------------------------------------------------------
 
@@ -170,11 +222,19 @@ class SillyTavern:
         last.effect.append(reply.text)
 
     def impersonate(self) -> str:
-        self.upstream.script({"reply": 'Mira waits. [clock: name="A" tick="1"]'})
+        """The model writes the player's next line into the input box; no game changes, and no
+        tag reaches the player."""
         messages = [*LEADING, *self.history(), POST_HISTORY, IMPERSONATE]
-        answer = self.client.chat.completions.create(model="m", messages=messages)
-        assert (answer.model_extra or {})["gm_tags"]["stored"] is False
-        return answer.choices[0].message.content or ""
+        line, said = self.passed_on(messages, 'Mira waits. [clock: name="A" tick="1"] Quietly.')
+        assert (said["action"], said["stored"]) == ("impersonate", False)
+        assert "[" not in line and line.startswith("Mira waits.") and line.endswith("Quietly.")
+        return line
+
+    def forget_everything(self) -> None:
+        """A context budget so small that only the system messages fit: sent on as it came,
+        nothing applied or stored."""
+        _, said = self.passed_on([*LEADING, POST_HISTORY], "Who are you?")
+        assert (said["action"], said["stored"]) == ("none", False)
 
     def generate_two(self, text: str, *ticks: tuple[str, int], shows: int) -> None:
         """A message answered with `n` = 2 ("multiple swipes per generation"); the player
@@ -224,8 +284,9 @@ def test_a_campaign_through_a_sillytavern_shaped_front_end_keeps_the_right_game(
     tavern.send("We go back inside.", ("D", 1))
     tavern.continue_last(("C", 1), prefill=True)
     assert tavern.slid  # the greeting and the first turns are out of the window now
-    tavern.impersonate()
-    tavern.send("Mira waits in the dark.", ("B", 1), ("A", 1), ("D", -1), keep=3)
+    line = tavern.impersonate()
+    tavern.send(line, ("B", 1), ("A", 1), ("D", -1), keep=3)  # the player sends that line
+    tavern.forget_everything()
     tavern.send("Anyone there?", ("C", -1))
     tavern.generate_two("Mira drops in.", ("A", 1), ("B", -1), shows=1)
     tavern.send("Mira freezes.", ("D", 1))
