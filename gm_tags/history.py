@@ -19,13 +19,14 @@ nothing is applied twice and nothing is lost, whatever order the steps come in.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
 from .errors import GmTagsError
 from .game import Game, PartySave, SheetEdit
+from .history_pages import appended
 from .pipeline import Turn
 from .text import lone_surrogate
 
@@ -135,8 +136,11 @@ class Message:
 
 @dataclass(frozen=True)
 class Chat:
+    """`messages` is a tuple, or for a chat read from a store a `PagedMessages` whose older
+    messages are read when first asked for (`gm_tags.history_pages`); steps keep it paged."""
+
     start: Game
-    messages: tuple[Message, ...] = ()
+    messages: Sequence[Message] = ()
 
     @property
     def game(self) -> Game:
@@ -271,10 +275,10 @@ class Chat:
         return self.messages[-1]
 
     def _with(self, message: Message) -> Chat:
-        return replace(self, messages=(*self.messages, _storable(message)))
+        return replace(self, messages=appended(self.messages, _storable(message)))
 
     def _replace_last(self, message: Message) -> Chat:
-        return replace(self, messages=(*self.messages[:-1], _storable(message)))
+        return replace(self, messages=appended(self.messages[:-1], _storable(message)))
 
 
 def _storable(message: Message) -> Message:

@@ -7,8 +7,9 @@ memory as they were.
 
 Several processes may serve one store (PostgreSQL, or one SQLite file): every chat carries a
 revision that each step bumps. A step is written only if the chat is still at the revision it
-was computed on; when another process got there first, the chat is read again and the step taken
-again on it (`RETRIES` times, then `StaleChatError`, a 409). A read checks the stored revision, so
+was computed on, and reads older messages only as they were at it (gm_tags.history_pages); when
+another process got there first, the chat is read again and the step taken again on it
+(`RETRIES` times, then `StaleChatError`, a 409). A read checks the stored revision, so
 no process answers from a chat another one has changed.
 
 Memory stays bounded whatever ids requests name: chats are locked by a fixed set of stripes (two
@@ -139,8 +140,10 @@ class ServedChats:
                 # Checked first: a step computed on a chat another worker changed would only
                 # be refused at its write and taken again.
                 before, revision = self._current(chat_id, checked=True)
-                after, answer = take(before)
                 try:
+                    # A chat reads its older messages when a step asks for them: one another
+                    # process rewrote since is stale there too, and the step is taken again.
+                    after, answer = take(before)
                     revision = self.chats.save(chat_id, before, after, revision)
                 except StaleChatError:
                     self._forget(chat_id)

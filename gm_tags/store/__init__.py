@@ -4,11 +4,12 @@
 - `errors`: what can go wrong with a store (the tree is drawn there);
 - `schema`: the tables, their migrations and the statements both SQL back-ends send;
 - `rows`: a chat as rows and rows as a chat;
-- `sql`: every store operation written once over SQL (`SqlStore`);
+- `sql`: every store operation written once over SQL (`SqlStore`); `writes`: a step's rows;
 - `sqlite` (`SqliteStore`, the default) and `postgres` (`PgStore`, the `postgres` extra): how
   each back-end has a transaction and says its driver's errors;
 - `opening`: which back-end a `--db` names (`open_store`);
-- `chats`: `Chats`, a history `Chat` written to a store and read back.
+- `chats`: `Chats`, a history `Chat` written to a store and read back (opened from its last page,
+  its past read when asked for: docs/history.md, "Opening a chat").
 
 A chat is stored as its ruleset (a path, or the ruleset's fingerprint in the store's own copy),
 the document it started from, and its messages: each swipe with its text, its rewritten reply,
@@ -27,7 +28,7 @@ from .errors import (
     StoreReadOnlyError,
     UnknownChatError,
 )
-from .interface import Shown, Store, StoredChat, StoredMessage
+from .interface import OpenedChat, Shown, Store, StoredChat, StoredMessage
 from .opening import is_database_url, open_store
 from .rows import game_text, shown_rows, stored_chat
 from .schema import (
@@ -53,6 +54,7 @@ __all__ = [
     "SHOWN_VERSION",
     "ChatExistsError",
     "Chats",
+    "OpenedChat",
     "Shown",
     "SqliteStore",
     "StaleChatError",

@@ -19,6 +19,7 @@ from ..history import (
     chat_id_problem,
     chat_title_problem,
 )
+from ..history_pages import PAGE, PagedMessages, Pages, first_change
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import load_stored
 from ..tenants import chat_part
@@ -95,56 +96,23 @@ class Chats:
             ) from None
 
     def _open(self, chat_id: str) -> tuple[Chat, int]:
-        stored = self.store.load(chat_id)
-        ruleset = self._ruleset(stored.ruleset)
-
-        def made(stored: str | dict[str, Any]) -> Callable[[], Game]:
-            def make() -> Game:
-                try:
-                    document = json.loads(stored) if isinstance(stored, str) else stored
-                except ValueError as error:
-                    raise StoreCorruptError(
-                        f"chat {chat_id!r}: a game it stored cannot be read: {error}"
-                    ) from None
-                try:
-                    return Game.from_document(ruleset, document)
-                except GameDocumentError as error:
-                    raise StoreCorruptError(
-                        f"chat {chat_id!r}: a game it stored does not read back: {error}"
-                    ) from None
-
-            return make
-
-        messages = tuple(
-            Message(
-                message.role,  # type: ignore[arg-type]
-                tuple(
-                    StoredSwipe.read(
-                        swipe["text"],
-                        made(swipe["game"]),
-                        swipe["reply"],
-                        swipe["narration"],
-                        tuple(swipe["receipts"]),
-                    )
-                    for swipe in message.swipes
-                ),
-                message.selected,
-            )
-            for message in stored.messages
-        )
-        chat = Chat(Game.from_document(ruleset, stored.start), messages)
+        opened = self.store.open_chat(chat_id, PAGE)
+        ruleset = self._ruleset(opened.ruleset)
+        past = _Past(self.store, chat_id, opened.revision, ruleset)
+        known = {
+            at: past.message(at, message, opened.game if at == opened.count - 1 else None)
+            for at, message in enumerate(opened.last, start=opened.first)
+        }
+        pages = Pages(opened.count, past.messages, known)
+        chat = Chat(Game.from_document(ruleset, opened.start), PagedMessages(pages, opened.count))
         chat.game  # noqa: B018 - the snapshot it plays from is read now: a bad one is said here
-        return chat, stored.revision
+        return chat, opened.revision
 
     def save(self, chat_id: str, before: Chat, after: Chat, revision: int | None = None) -> int:
         """Write what `after` changed from `before`: the messages from the first one that is not
         the same, in one transaction; with `revision`, only if the chat is still at it
         (`StaleChatError`). Returns the chat's revision after."""
-        first = 0
-        for old, new in zip(before.messages, after.messages, strict=False):
-            if old is not new:
-                break
-            first += 1
+        first = first_change(before.messages, after.messages)
         if first == len(before.messages) == len(after.messages):
             return revision if revision is not None else self.store.revision(chat_id)
         kept = 0
@@ -174,6 +142,53 @@ class Chats:
                     load_stored(kept) if kept is not None else ruleset_from(source)
                 )
             return self._rulesets[key]
+
+
+class _Past:
+    """How a chat opened from the store reads what it did not read on opening: its older
+    messages a page at a time, and each swipe's game when it is first asked for, all as they
+    were at the revision it was opened at (`StaleChatError` when a step since rewrote them)."""
+
+    def __init__(self, store: Store, chat_id: str, revision: int, ruleset: Ruleset) -> None:
+        self.store, self.chat_id, self.revision, self.ruleset = store, chat_id, revision, ruleset
+
+    def messages(self, first: int, end: int) -> list[Message]:
+        stored = self.store.messages(self.chat_id, first, end, self.revision)
+        return [self.message(at, one) for at, one in enumerate(stored, start=first)]
+
+    def message(self, position: int, stored: StoredMessage, game: str | None = None) -> Message:
+        """A stored message; `game`, when given, is its selected swipe's, read already."""
+        swipes = tuple(
+            StoredSwipe.read(
+                swipe["text"],
+                self._game(position, number, game if number == stored.selected else None),
+                swipe["reply"],
+                swipe["narration"],
+                tuple(swipe["receipts"]),
+            )
+            for number, swipe in enumerate(stored.swipes)
+        )
+        return Message(stored.role, swipes, stored.selected)  # type: ignore[arg-type]
+
+    def _game(self, position: int, swipe: int, read: str | None) -> Callable[[], Game]:
+        def make() -> Game:
+            text = read
+            if text is None:
+                text = self.store.game(self.chat_id, position, swipe, self.revision)
+            try:
+                document = json.loads(text)
+            except ValueError as error:
+                raise StoreCorruptError(
+                    f"chat {self.chat_id!r}: a game it stored cannot be read: {error}"
+                ) from None
+            try:
+                return Game.from_document(self.ruleset, document)
+            except GameDocumentError as error:
+                raise StoreCorruptError(
+                    f"chat {self.chat_id!r}: a game it stored does not read back: {error}"
+                ) from None
+
+        return make
 
 
 def _check_title(title: str) -> None:

@@ -37,6 +37,22 @@ class StoredChat:
     title: str = ""
 
 
+@dataclass(frozen=True)
+class OpenedChat:
+    """A chat as opened without its past: its row, how many messages it has (`count`), its last
+    messages from position `first` on (their swipes without games) and the game the last
+    message's selected swipe left (None when it has no messages), all read in one snapshot."""
+
+    ruleset: dict[str, Any]
+    start: dict[str, Any]
+    revision: int
+    title: str
+    count: int
+    first: int
+    last: tuple[StoredMessage, ...]
+    game: str | None
+
+
 class Store(Protocol):
     """Where chats are kept: `SqliteStore`, or `gm_tags.store.postgres.PgStore` for PostgreSQL."""
 
@@ -45,6 +61,14 @@ class Store(Protocol):
     ) -> None: ...
 
     def load(self, chat_id: str) -> StoredChat: ...
+
+    def open_chat(self, chat_id: str, last: int) -> OpenedChat: ...
+
+    def messages(
+        self, chat_id: str, first: int, end: int, revision: int
+    ) -> tuple[StoredMessage, ...]: ...
+
+    def game(self, chat_id: str, position: int, swipe: int, revision: int) -> str: ...
 
     def revision(self, chat_id: str) -> int: ...
 

@@ -29,9 +29,9 @@ def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, s
 
 
 def swipe_rows(
-    chat_id: str, position: int, message: StoredMessage, first: int
-) -> Iterator[tuple[str, int, int, str, str, str, str, str]]:
-    """The `swipes` rows of a message's swipes from `first` on."""
+    chat_id: str, position: int, message: StoredMessage, first: int, written: int
+) -> Iterator[tuple[str, int, int, str, str, str, str, str, int]]:
+    """The `swipes` rows of a message's swipes from `first` on, written at revision `written`."""
     for number, swipe in enumerate(message.swipes[first:], start=first):
         yield (
             chat_id,
@@ -42,6 +42,7 @@ def swipe_rows(
             swipe["narration"],
             to_json(swipe["receipts"]),
             game_text(swipe["game"]),
+            written,
         )
 
 
@@ -73,28 +74,32 @@ def game_text(game: str | dict[str, Any]) -> str:
 def stored_chat(
     chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> StoredChat:
-    """A chat as read: its row (ruleset, start, revision, title), its messages (position, role,
-    selected) and its swipes (position, text, reply, narration, receipts, game) in order. Each
-    swipe's game stays the JSON text it was stored as, made into a game when asked for
-    (`Chats.open`), so a chat of many turns opens without reading each one's snapshot."""
-    by_position: dict[int, list[dict[str, Any]]] = {}
-    for position, text, reply, narration, receipts, game in swipes:
-        by_position.setdefault(position, []).append(
-            {
-                "text": text,
-                "reply": reply,
-                "narration": narration,
-                "receipts": json.loads(receipts),
-                "game": game,
-            }
-        )
+    """A chat as read whole: its row (ruleset, start, revision, title), its messages (position,
+    role, selected) and its swipes (position, text, reply, narration, receipts, game) in order.
+    Each swipe's game stays the JSON text it was stored as (a store copy writes it as it is)."""
     return StoredChat(
         json.loads(chat[0]),
         json.loads(chat[1]),
-        tuple(
-            StoredMessage(role, selected, tuple(by_position.get(position, [])))
-            for position, role, selected in messages
-        ),
+        stored_messages(messages, swipes),
         int(chat[2]),
         str(chat[3]),
+    )
+
+
+def stored_messages(
+    messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
+) -> tuple[StoredMessage, ...]:
+    """Messages as read: (position, role, selected, ...) rows and their swipes' (position, text,
+    reply, narration, receipts[, game]) rows in order. A swipe read without its game has none:
+    `Chats` reads it when it is asked for."""
+    by_position: dict[int, list[dict[str, Any]]] = {}
+    for position, text, reply, narration, receipts, *game in swipes:
+        swipe = {"text": text, "reply": reply, "narration": narration}
+        swipe["receipts"] = json.loads(receipts)
+        if game:
+            swipe["game"] = game[0]
+        by_position.setdefault(position, []).append(swipe)
+    return tuple(
+        StoredMessage(role, selected, tuple(by_position.get(position, [])))
+        for position, role, selected, *_ in messages
     )

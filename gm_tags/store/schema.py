@@ -71,6 +71,14 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE chats ADD COLUMN title TEXT NOT NULL DEFAULT '';
     """,
+    # Each message and swipe row says the revision that wrote it (docs/history.md, "Opening a
+    # chat"): a chat opens from its last messages and reads older ones when asked for, and a row
+    # written after the revision it was read at is never mixed into it. The rows stored before
+    # count as written at revision 0.
+    """
+    ALTER TABLE messages ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE swipes ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
 # replies' digests filled in the same transaction.
@@ -106,8 +114,25 @@ LOAD_SWIPES_SQL = (
 INSERT_CHAT_SQL = (
     "INSERT INTO chats (chat_id, ruleset, start, revision, tenant, title) VALUES (?, ?, ?, ?, ?, ?)"
 )
-INSERT_MESSAGE_SQL = "INSERT INTO messages VALUES (?, ?, ?, ?)"
-INSERT_SWIPE_SQL = "INSERT INTO swipes VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_MESSAGE_SQL = (
+    "INSERT INTO messages (chat_id, position, role, selected, written) VALUES (?, ?, ?, ?, ?)"
+)
+INSERT_SWIPE_SQL = (
+    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, game, "
+    "written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# A chat opened without its past: how many messages it has, a span of them (their swipes without
+# the games), and one swipe's game, each row with the revision that wrote it.
+COUNT_MESSAGES_SQL = "SELECT COALESCE(MAX(position) + 1, 0) FROM messages WHERE chat_id = ?"
+SPAN_MESSAGES_SQL = (
+    "SELECT position, role, selected, written FROM messages "
+    "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position"
+)
+SPAN_SWIPES_SQL = (
+    "SELECT position, text, reply, narration, receipts FROM swipes "
+    "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position, swipe"
+)
+GAME_SQL = "SELECT game, written FROM swipes WHERE chat_id = ? AND position = ? AND swipe = ?"
 INSERT_SHOWN_SQL = "INSERT INTO shown VALUES (?, ?, ?, ?)"
 # A chat's tables, in the order its rows are deleted (the messages before the chat they name).
 CHAT_TABLES = ("shown", "swipes", "messages", "chats")

@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from .errors import ChatExistsError, StaleChatError, StoreCorruptError, StoreError, UnknownChatError
-from .interface import Shown, StoredChat, StoredMessage
-from .rows import chat_row, message_shown_rows, shown_rows, stored_chat, swipe_rows, to_json
+from .interface import OpenedChat, Shown, StoredChat, StoredMessage
+from .rows import chat_row, shown_rows, stored_chat, stored_messages, to_json
 from .schema import (
-    CHAT_TABLES,
+    COUNT_MESSAGES_SQL,
     FIND_SHOWN_SQL,
+    GAME_SQL,
     INSERT_CHAT_SQL,
-    INSERT_MESSAGE_SQL,
     INSERT_SHOWN_SQL,
-    INSERT_SWIPE_SQL,
     LINE_IDS_SQL,
     LOAD_CHAT_SQL,
     LOAD_MESSAGES_SQL,
@@ -35,21 +34,10 @@ from .schema import (
     REVISIONS_AT_ONCE,
     SHOWN_HITS,
     SHOWN_VERSION,
+    SPAN_MESSAGES_SQL,
+    SPAN_SWIPES_SQL,
 )
-
-
-class Rows(Protocol):
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-
-class Db(Protocol):
-    """One transaction's connection, as the shared code sends statements through it."""
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
-
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object: ...
+from .writes import Db, delete_chat, insert_messages, write_from_swipe
 
 
 class SqlStore(ABC):
@@ -144,9 +132,78 @@ class SqlStore(ABC):
         try:
             return stored_chat(row, messages, swipes)
         except (ValueError, TypeError) as error:
-            raise StoreCorruptError(
-                f"{self._where}: a row of chat {chat_id!r} cannot be read: {error}"
-            ) from None
+            raise self._damaged(chat_id, error) from None
+
+    def open_chat(self, chat_id: str, last: int) -> OpenedChat:
+        """The chat without its past: its row, its message count, its `last` messages (swipes
+        without games) and the game it plays from, in one snapshot (docs/history.md)."""
+        with self._reading(snapshot=True) as db:
+            row = db.execute(LOAD_CHAT_SQL, (chat_id,)).fetchone()
+            if row is None:
+                raise UnknownChatError(f"no chat {chat_id!r}")
+            count = int(db.execute(COUNT_MESSAGES_SQL, (chat_id,)).fetchone()[0])
+            first = max(0, count - last)
+            spans = (chat_id, first, count)
+            messages = db.execute(SPAN_MESSAGES_SQL, spans).fetchall()
+            swipes = db.execute(SPAN_SWIPES_SQL, spans).fetchall()
+            game = None
+            if messages:
+                selected = (chat_id, count - 1, messages[-1][2])
+                game = db.execute(GAME_SQL, selected).fetchone()
+        try:
+            if len(messages) != count - first:
+                raise ValueError(f"{count - first} messages from {first} on, {len(messages)} read")
+            return OpenedChat(
+                json.loads(row[0]),
+                json.loads(row[1]),
+                int(row[2]),
+                str(row[3]),
+                count,
+                first,
+                stored_messages(messages, swipes),
+                None if game is None else str(game[0]),
+            )
+        except (ValueError, TypeError) as error:
+            raise self._damaged(chat_id, error) from None
+
+    def messages(
+        self, chat_id: str, first: int, end: int, revision: int
+    ) -> tuple[StoredMessage, ...]:
+        """Messages `first` to before `end` (swipes without games) as they were at `revision`:
+        `StaleChatError` when a step since rewrote any of them."""
+        with self._reading(snapshot=True) as db:
+            spans = (chat_id, first, end)
+            messages = db.execute(SPAN_MESSAGES_SQL, spans).fetchall()
+            swipes = db.execute(SPAN_SWIPES_SQL, spans).fetchall()
+            now = db.execute("SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        positions = [row[0] for row in messages]
+        if positions != list(range(first, end)) or any(row[3] > revision for row in messages):
+            raise self._changed(chat_id, revision, now)
+        try:
+            return stored_messages(messages, swipes)
+        except (ValueError, TypeError) as error:
+            raise self._damaged(chat_id, error) from None
+
+    def game(self, chat_id: str, position: int, swipe: int, revision: int) -> str:
+        """The game document (JSON text) swipe `swipe` of message `position` left, as it was at
+        `revision`: `StaleChatError` when a step since rewrote it."""
+        with self._reading(snapshot=True) as db:
+            row = db.execute(GAME_SQL, (chat_id, position, swipe)).fetchone()
+            now = db.execute("SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        if row is None or row[1] > revision:
+            raise self._changed(chat_id, revision, now)
+        return str(row[0])
+
+    def _changed(self, chat_id: str, revision: int, now: Any) -> StaleChatError | StoreCorruptError:
+        """Rows a chat read at `revision` expected and did not find as they were: a step since
+        changed them, or (the chat still at `revision`) the store lost them."""
+        if now is None or int(now[0]) != revision:
+            return StaleChatError(f"chat {chat_id!r} changed since it was read")
+        return self._damaged(chat_id, ValueError("its messages are not all there"))
+
+    def _damaged(self, chat_id: str, error: Exception) -> StoreCorruptError:
+        where = f"{self._where}: a row of chat {chat_id!r}"
+        return StoreCorruptError(f"{where} cannot be read: {error}")
 
     def revision(self, chat_id: str) -> int:
         """The chat's revision as stored now (`UnknownChatError` when there is none)."""
@@ -178,16 +235,17 @@ class SqlStore(ABC):
             ).fetchone()
             if bumped is None:
                 raise StaleChatError(f"chat {chat_id!r} changed since it was read")
+            written = int(bumped[0])
             if kept:
-                _write_from_swipe(db, chat_id, first, messages, kept)
+                write_from_swipe(db, chat_id, first, messages, kept, written)
             else:
                 for table in ("swipes", "shown", "messages"):
                     db.execute(
                         f"DELETE FROM {table} WHERE chat_id = ? AND position >= ?",  # a fixed name
                         (chat_id, first),
                     )
-                _insert_messages(db, chat_id, first, messages)
-            return int(bumped[0])
+                insert_messages(db, chat_id, first, messages, written)
+            return written
 
     def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
         """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
@@ -199,9 +257,9 @@ class SqlStore(ABC):
                 if replace:
                     held = db.execute(self._held_revision_sql, (chat_id,)).fetchone()
                     revision = max(revision, int(held[0]) + 1) if held else revision
-                    _delete_chat(db, chat_id)
+                    delete_chat(db, chat_id)
                 db.execute(INSERT_CHAT_SQL, chat_row(chat_id, chat, revision))
-                _insert_messages(db, chat_id, 0, chat.messages)
+                insert_messages(db, chat_id, 0, chat.messages, revision)
         except Exception as error:
             if self._id_taken(error):
                 raise ChatExistsError(f"a chat {chat_id!r} exists already") from None
@@ -241,7 +299,7 @@ class SqlStore(ABC):
     def delete(self, chat_id: str) -> None:
         """Forget a chat and all its messages, in one transaction."""
         with self._transaction() as db:
-            _delete_chat(db, chat_id)
+            delete_chat(db, chat_id)
 
     def chat_ids(self, tenant: str | None = None) -> list[str]:
         """The ids of every chat, or of one tenant's (as stored: see gm_tags.tenants)."""
@@ -298,41 +356,3 @@ class SqlStore(ABC):
         with self._reading() as db:
             rows = db.execute(FIND_SHOWN_SQL, (digest, tenant, tenant, SHOWN_HITS)).fetchall()
         return [Shown(chat_id, position, swipe) for chat_id, position, swipe in rows]
-
-
-def _write_from_swipe(
-    db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int
-) -> None:
-    """Write the tail from the first message's swipe `kept` on: its earlier swipes stay."""
-    for table in ("swipes", "shown"):
-        db.execute(
-            f"DELETE FROM {table} WHERE chat_id = ? AND "  # a fixed name
-            "(position > ? OR (position = ? AND swipe >= ?))",
-            (chat_id, first, first, kept),
-        )
-    db.execute("DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first))
-    head, *rest = messages
-    db.execute(
-        "UPDATE messages SET selected = ? WHERE chat_id = ? AND position = ?",
-        (head.selected, chat_id, first),
-    )
-    _insert_swipes(db, chat_id, first, head, kept)
-    _insert_messages(db, chat_id, first + 1, rest)
-
-
-def _insert_messages(db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage]) -> None:
-    for position, message in enumerate(messages, start=first):
-        db.execute(INSERT_MESSAGE_SQL, (chat_id, position, message.role, message.selected))
-        _insert_swipes(db, chat_id, position, message, 0)
-
-
-def _insert_swipes(db: Db, chat_id: str, position: int, message: StoredMessage, first: int) -> None:
-    shown = message_shown_rows(chat_id, position, message, first)
-    if shown:
-        db.executemany(INSERT_SHOWN_SQL, shown)
-    db.executemany(INSERT_SWIPE_SQL, swipe_rows(chat_id, position, message, first))
-
-
-def _delete_chat(db: Db, chat_id: str) -> None:
-    for table in CHAT_TABLES:
-        db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))  # a fixed name

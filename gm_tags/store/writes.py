@@ -1,0 +1,69 @@
+"""How a step's rows are written inside its transaction (`SqlStore.write_tail` and `put`): each
+message and swipe row with the revision that wrote it (`written`), and the `shown` index beside
+the swipes. A message whose swipes or selection change is written again (or stamped) too, so a
+message row older than a revision says its swipes are as they were then."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from .interface import StoredMessage
+from .rows import message_shown_rows, swipe_rows
+from .schema import CHAT_TABLES, INSERT_MESSAGE_SQL, INSERT_SHOWN_SQL, INSERT_SWIPE_SQL
+
+
+class Rows(Protocol):
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Db(Protocol):
+    """One transaction's connection, as the shared code sends statements through it."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object: ...
+
+
+def write_from_swipe(
+    db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage], kept: int, written: int
+) -> None:
+    """Write the tail from the first message's swipe `kept` on: its earlier swipes stay."""
+    for table in ("swipes", "shown"):
+        db.execute(
+            f"DELETE FROM {table} WHERE chat_id = ? AND "  # a fixed name
+            "(position > ? OR (position = ? AND swipe >= ?))",
+            (chat_id, first, first, kept),
+        )
+    db.execute("DELETE FROM messages WHERE chat_id = ? AND position > ?", (chat_id, first))
+    head, *rest = messages
+    db.execute(
+        "UPDATE messages SET selected = ?, written = ? WHERE chat_id = ? AND position = ?",
+        (head.selected, written, chat_id, first),
+    )
+    insert_swipes(db, chat_id, first, head, kept, written)
+    insert_messages(db, chat_id, first + 1, rest, written)
+
+
+def insert_messages(
+    db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage], written: int
+) -> None:
+    for position, message in enumerate(messages, start=first):
+        db.execute(INSERT_MESSAGE_SQL, (chat_id, position, message.role, message.selected, written))
+        insert_swipes(db, chat_id, position, message, 0, written)
+
+
+def insert_swipes(
+    db: Db, chat_id: str, position: int, message: StoredMessage, first: int, written: int
+) -> None:
+    shown = message_shown_rows(chat_id, position, message, first)
+    if shown:
+        db.executemany(INSERT_SHOWN_SQL, shown)
+    db.executemany(INSERT_SWIPE_SQL, swipe_rows(chat_id, position, message, first, written))
+
+
+def delete_chat(db: Db, chat_id: str) -> None:
+    for table in CHAT_TABLES:
+        db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (chat_id,))  # a fixed name

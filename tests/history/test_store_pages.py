@@ -1,0 +1,189 @@
+"""A chat opens from the store without its past, on both back-ends: the last page of messages and
+the game it plays from are read on opening, older messages a page at a time and each swipe's game
+when asked for, always as they were at the revision the chat was read at. A store of schema 6 is
+migrated and its chats open the same way; a turn is written in one transaction of its new rows."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gm_tags.history import Chat
+from gm_tags.history_pages import PAGE, PagedMessages
+from gm_tags.store import MIGRATIONS, Chats, SqliteStore, StaleChatError, Store, open_store
+from gm_tags.store import sql as store_module
+from tests.history.test_store_backends import CREW, db, start, store, tick
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres")]
+__all__ = ["db", "store"]  # the back-end fixtures, used by name
+
+# More messages than three pages: the first ones are read only when asked for.
+TURNS = 2 * PAGE
+
+
+def long_played(chats: Chats, chat_id: str = "c") -> Chat:
+    """A chat of `TURNS` turns (a player's line and a reply each), a second swipe on every
+    tenth reply (the first one chosen), stored with `put` as a replayed session would be."""
+    chat = Chat(start())
+    for at in range(TURNS):
+        chat = chat.user(f"Turn {at}.")
+        chat, _ = chat.reply(tick(1))
+        if at % 10 == 0:
+            chat, _ = chat.regenerate(tick(2))
+            chat = chat.select(0)
+    chats.put(chat_id, CREW, chat, replace=False)
+    return chat
+
+
+class Counting:
+    """A store that counts the older messages and games it is asked for."""
+
+    def __init__(self, store: Store) -> None:
+        self.store, self.games = store, 0
+        self.spans: list[tuple[int, int]] = []
+
+    def messages(self, chat_id: str, first: int, end: int, revision: int) -> Any:
+        self.spans.append((first, end))
+        return self.store.messages(chat_id, first, end, revision)
+
+    def game(self, chat_id: str, position: int, swipe: int, revision: int) -> str:
+        self.games += 1
+        return self.store.game(chat_id, position, swipe, revision)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def documents(chat: Chat) -> list[list[Any]]:
+    """Every swipe of every message as a value: its texts, receipts and the game it left."""
+    return [
+        [
+            (m.role, m.selected, s.text, s.reply, s.narration, s.receipts, s.game.to_document())
+            for s in m.swipes
+        ]
+        for m in chat.messages
+    ]
+
+
+def test_a_long_chat_opens_from_its_last_page_and_reads_the_rest_when_asked(store: Store) -> None:
+    played = long_played(Chats(store))
+    counting = Counting(store)
+    chats = Chats(counting)
+    before, revision = chats.open_at("c")
+    assert isinstance(before.messages, PagedMessages) and len(before.messages) == 2 * TURNS
+    after, _ = before.user("And now?").reply(tick(1))
+    chats.save("c", before, after, revision)
+    assert after.game.clocks[0].filled == 8  # the clock is full: 8 boxes, ticked 1 a turn
+    assert counting.spans == [] and counting.games == 0  # no older message, no other game
+
+    assert after.messages[3].swipe.text == tick(1)  # an older message: its page only
+    assert counting.spans == [(0, PAGE)]
+    assert documents(before) == documents(played)  # every swipe stays reachable, as it was
+    assert counting.games == sum(len(m.swipes) for m in played.messages) - 1
+
+
+def test_a_chat_read_before_another_worker_rewrote_its_past_never_shows_the_new_past(
+    db: str,
+) -> None:
+    first, second = open_store(db), open_store(db)
+    try:
+        long_played(Chats(first))
+        mine = Chats(first).open("c")
+        theirs, revision = Chats(second).open_at("c")
+        cut = theirs
+        while len(cut.messages) > 4:
+            cut = cut.delete_last()
+        rewritten, _ = cut.user("Elsewhere.").reply(tick(5))
+        Chats(second).save("c", theirs, rewritten, revision)
+
+        assert mine.game.clocks[0].filled == 8  # what it read on opening stays as it was
+        with pytest.raises(StaleChatError):
+            mine.messages[4]  # its own message 4 is gone from the store: never another one
+        unread = mine.messages[2 * 120 + 1].swipes[1]  # read on opening, its game not yet
+        with pytest.raises(StaleChatError):
+            unread.game  # noqa: B018 - its row is gone from the store: never another game
+        again = Chats(first).open("c")
+        assert [m.swipe.text for m in again.messages[3:]] == [tick(1), "Elsewhere.", tick(5)]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_steps_on_an_opened_chat_keep_its_own_past_readable(store: Store) -> None:
+    played = long_played(Chats(store))
+    chats = Chats(store)
+    chat, revision = chats.open_at("c")
+    steps: list[Callable[[Chat], Chat]] = [
+        lambda c: c.regenerate(tick(3))[0],
+        lambda c: c.select(0),
+        lambda c: c.delete_swipe(1),
+        lambda c: c.delete_last(),
+        lambda c: c.user("Back again."),
+    ]
+    for step in steps:
+        after = step(chat)
+        revision = chats.save("c", chat, after, revision)
+        chat = after
+    assert len(chat.messages) == len(played.messages)
+    assert documents(chat)[:-1] == documents(played)[:-1]
+    assert documents(Chats(store).open("c")) == documents(chat)
+
+
+def test_a_store_of_schema_6_is_migrated_and_its_chats_open_without_their_past(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new = SqliteStore(tmp_path / "new.sqlite")
+    played = long_played(Chats(new))
+    stored = new.load("c")
+    new.close()
+    path = tmp_path / "old.sqlite"
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:6])
+    old = SqliteStore(path)
+    Chats(old).create("c", CREW, start())
+    old.close()
+    with sqlite3.connect(path) as raw:  # the chat's rows as schema 6 wrote them
+        for position, message in enumerate(stored.messages):
+            row = (position, message.role, message.selected)
+            raw.execute("INSERT INTO messages VALUES ('c', ?, ?, ?)", row)
+            for number, swipe in enumerate(message.swipes):
+                texts = (swipe["text"], swipe["reply"], swipe["narration"])
+                receipts, game = json.dumps(swipe["receipts"]), swipe["game"]
+                raw.execute(
+                    "INSERT INTO swipes VALUES ('c', ?, ?, ?, ?, ?, ?, ?)",
+                    (position, number, *texts, receipts, game),
+                )
+    raw.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
+    migrated = SqliteStore(path)
+    assert migrated.schema_version == len(MIGRATIONS) == 7
+    chats = Chats(migrated)
+    chat, revision = chats.open_at("c")
+    assert documents(chat) == documents(played)
+    after, _ = chat.user("On.").reply(tick(1))
+    assert chats.save("c", chat, after, revision) == revision + 1
+    assert len(Chats(migrated).open("c").messages) == len(played.messages) + 2
+    migrated.close()
+
+
+def test_a_turn_is_written_in_one_transaction_of_its_new_rows(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "gm.sqlite")
+    long_played(Chats(store))
+    chats = Chats(store)
+    before, revision = chats.open_at("c")
+    after, _ = before.user("And now?").reply(tick(1))
+    sent: list[str] = []
+    store._connection.set_trace_callback(sent.append)
+    chats.save("c", before, after, revision)
+    store._connection.set_trace_callback(None)
+    words = [statement.split()[0] for statement in sent]
+    assert words[0] == "BEGIN" and words[-1] == "COMMIT" and words.count("BEGIN") == 1
+    inserts = [s for s in sent if s.startswith("INSERT")]
+    assert len(inserts) == 5  # two messages, a swipe each, the reply's shown text
+    new = (f"'c', {2 * TURNS}, ", f"'c', {2 * TURNS + 1}, ")
+    assert all(any(place in insert for place in new) for insert in inserts)
+    store.close()
