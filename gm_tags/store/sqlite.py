@@ -98,6 +98,9 @@ class SqliteStore(SqlStore):
             if "readonly" in text or "read-only" in text:
                 raise StoreReadOnlyError(f"{self.path}: read-only: {text}") from None
             raise StoreError(f"{self.path}: {text}") from None
+        except sqlite3.ProgrammingError as error:
+            # Closed: a chat opened from it reads its older messages from it (docs/history.md).
+            raise StoreError(f"{self.path}: {error}") from None
         except sqlite3.DatabaseError as error:
             raise StoreCorruptError(
                 f"{self.path}: damaged: {error}", _integrity(self._connection)

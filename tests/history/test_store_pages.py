@@ -15,7 +15,16 @@ import pytest
 
 from gm_tags.history import Chat
 from gm_tags.history_pages import PAGE, PagedMessages
-from gm_tags.store import MIGRATIONS, Chats, SqliteStore, StaleChatError, Store, open_store
+from gm_tags.store import (
+    MIGRATIONS,
+    Chats,
+    SqliteStore,
+    StaleChatError,
+    Store,
+    StoreCorruptError,
+    StoreError,
+    open_store,
+)
 from gm_tags.store import sql as store_module
 from tests.history.test_store_backends import CREW, db, start, store, tick
 
@@ -187,3 +196,14 @@ def test_a_turn_is_written_in_one_transaction_of_its_new_rows(tmp_path: Path) ->
     new = (f"'c', {2 * TURNS}, ", f"'c', {2 * TURNS + 1}, ")
     assert all(any(place in insert for place in new) for insert in inserts)
     store.close()
+
+
+def test_a_chat_whose_store_was_closed_says_so_when_its_past_is_asked_for(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "gm.sqlite")
+    long_played(Chats(store))
+    chat = Chats(store).open("c")
+    store.close()
+    assert chat.game.clocks[0].filled == 8  # what opening read stays readable
+    with pytest.raises(StoreError, match="closed") as raised:
+        chat.messages[0]
+    assert not isinstance(raised.value, StoreCorruptError)  # closed, not damaged

@@ -82,16 +82,18 @@ def test_a_killed_server_keeps_every_answered_turn_whole(tmp_path: Path) -> None
         ).fetchone()
         assert orphans == (0,)
 
-    store = SqliteStore(db)
-    chat = Chats(store).open("c")
-    store.close()
-    stored = [message.swipe.text for message in chat.messages]
-    # Every answered turn is there; at most one in-flight turn per client landed unanswered.
-    assert set(answered) <= set(stored)
-    assert len(answered) <= len(stored) <= len(answered) + CLIENTS
-    # Each stored snapshot is exactly the one its text makes from the snapshot before it.
-    game = chat.start
-    for message in chat.messages:
-        expected = game.apply_reply(message.swipe.text).game
-        assert message.swipe.game.to_document() == expected.to_document()
-        game = message.swipe.game
+    store = SqliteStore(db)  # open while the chat is read: it reads its past from the store
+    try:
+        chat = Chats(store).open("c")
+        stored = [message.swipe.text for message in chat.messages]
+        # Every answered turn is there; at most one in-flight turn per client landed unanswered.
+        assert set(answered) <= set(stored)
+        assert len(answered) <= len(stored) <= len(answered) + CLIENTS
+        # Each stored snapshot is exactly the one its text makes from the snapshot before it.
+        game = chat.start
+        for message in chat.messages:
+            expected = game.apply_reply(message.swipe.text).game
+            assert message.swipe.game.to_document() == expected.to_document()
+            game = message.swipe.game
+    finally:
+        store.close()
