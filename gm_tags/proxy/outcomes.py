@@ -1,5 +1,5 @@
 """`--show-outcomes`: a short line of what the engine did, added to the narration the client
-gets (`Mira: Harm 1/3 (lesser) · Alarm raised 3/6`), and taken off again when the transcript
+gets (`Mira: Harm 1/3 Lesser · Alarm raised 3/6`), and taken off again when the transcript
 comes back, so it never counts as part of the story.
 
 The line is plain text every front-end shows as it is: a blank line, then `⚙ ` and the
@@ -38,6 +38,8 @@ def _outcome(receipt: Mapping[str, Any]) -> str:
     what = next((str(request[key]) for key in _SUBJECTS if isinstance(request.get(key), str)), "")
     if what and what == what.lower():
         what = what.replace("_", " ").capitalize()  # an id: `coin_stash` reads `Coin stash`
+    if what and now.casefold().startswith(what.casefold()):
+        what = ""  # the engine's `now` names it already: a track's `Harm 1/3 Lesser`
     said = " ".join(part for part in (what, now) if part)
     who = request.get("who")
     return f"{who}: {said}" if isinstance(who, str) and who and said else said

@@ -72,3 +72,17 @@ def test_a_continue_after_an_outcomes_line_starts_a_line_and_both_lines_come_off
         assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 4/6")
         told = [m["content"] for m in upstream.seen[-1]["messages"] if m["role"] == "assistant"]
         assert told == ["The bell rings. Mira stumbles.\n\nDogs bark. They run."]
+
+
+def test_a_track_is_named_once_in_the_outcomes_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A track's `now` names the track itself (`Harm 1/3 Lesser`): the line does not say it
+    twice (it read `Mira: Harm Harm 1/3 Lesser`)."""
+    harm = '[sheet: who="Mira" op="damage" track="harm" kind="lesser" amount="1"] She bleeds.'
+    with proxy_app_for(tmp_path / "c.db", monkeypatch, show_outcomes=True) as (client, upstream):
+        upstream.script({"reply": harm})
+        answer = client.post("/v1/chat/completions", json={"model": "m", "messages": [USER]})
+    assert answer.json()["choices"][0]["message"]["content"] == (
+        "She bleeds.\n\n\u2699 Mira: Harm 1/3 Lesser"
+    )
