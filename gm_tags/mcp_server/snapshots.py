@@ -47,8 +47,9 @@ def _message_at(chat: Chat, message: int) -> int:
 
 def last_reply(chat: Chat) -> int | None:
     """The index of the chat's last reply, None when it has none."""
-    replies = [at for at, message in enumerate(chat.messages) if message.role == "reply"]
-    return replies[-1] if replies else None
+    # From the newest back: a chat opened from the store reads only the pages it walks through.
+    messages = chat.messages
+    return next((at for at in reversed(range(len(messages))) if messages[at].role == "reply"), None)
 
 
 def swipes_of(chat_id: str, chat: Chat, message: int | None) -> SwipesResult:
