@@ -6,7 +6,6 @@ migrated and its chats open the same way; a turn is written in one transaction o
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -144,18 +143,16 @@ def test_steps_on_an_opened_chat_keep_its_own_past_readable(store: Store) -> Non
 
 
 def test_a_store_of_schema_6_is_migrated_and_its_chats_open_without_their_past(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     new = SqliteStore(tmp_path / "new.sqlite")
     played = long_played(Chats(new))
     stored = new.load("c")
     new.close()
-    path = tmp_path / "old.sqlite"
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:6])
-    old = SqliteStore(path)
+    old = open_store(db)
     Chats(old).create("c", CREW, start())
-    old.close()
-    with sqlite3.connect(path) as raw:  # the chat's rows as schema 6 wrote them
+    with old._transaction() as raw:  # type: ignore[attr-defined]  # the rows as schema 6 wrote them
         for position, message in enumerate(stored.messages):
             row = (position, message.role, message.selected)
             raw.execute("INSERT INTO messages VALUES ('c', ?, ?, ?)", row)
@@ -166,17 +163,21 @@ def test_a_store_of_schema_6_is_migrated_and_its_chats_open_without_their_past(
                     "INSERT INTO swipes VALUES ('c', ?, ?, ?, ?, ?, ?, ?)",
                     (position, number, *texts, receipts, game),
                 )
-    raw.close()
+    assert old.schema_version == 6  # type: ignore[attr-defined]
+    old.close()
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
-    migrated = SqliteStore(path)
-    assert migrated.schema_version == len(MIGRATIONS) == 7
-    chats = Chats(migrated)
-    chat, revision = chats.open_at("c")
-    assert documents(chat) == documents(played)
-    after, _ = chat.user("On.").reply(tick(1))
-    assert chats.save("c", chat, after, revision) == revision + 1
-    assert len(Chats(migrated).open("c").messages) == len(played.messages) + 2
-    migrated.close()
+    migrated = open_store(db)
+    try:
+        assert migrated.schema_version == len(MIGRATIONS) == 7  # type: ignore[attr-defined]
+        chats = Chats(migrated)
+        chat, revision = chats.open_at("c")
+        assert isinstance(chat.messages, PagedMessages)
+        assert documents(chat) == documents(played)
+        after, _ = chat.user("On.").reply(tick(1))
+        assert chats.save("c", chat, after, revision) == revision + 1
+        assert len(Chats(migrated).open("c").messages) == len(played.messages) + 2
+    finally:
+        migrated.close()
 
 
 def test_a_turn_is_written_in_one_transaction_of_its_new_rows(tmp_path: Path) -> None:
