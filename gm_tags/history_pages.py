@@ -101,6 +101,12 @@ class PagedMessages(Sequence[T]):
             yield from self.pages.span(page, min(page + PAGE, self.upto))
         yield from self.tail
 
+    def __add__(self, other: tuple[T, ...]) -> PagedMessages[T]:
+        """More messages after these, as a tuple of messages takes them (`messages + (m,)`)."""
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return PagedMessages(self.pages, self.upto, (*self.tail, *other))
+
     def peek(self, index: int) -> T | None:
         """The message at `index` if it is in memory, else None (nothing is read)."""
         return self.pages.peek(index) if index < self.upto else self.tail[index - self.upto]
@@ -119,7 +125,7 @@ class PagedMessages(Sequence[T]):
 def appended(messages: Sequence[T], *added: T) -> Sequence[T]:
     """`messages` with `added` after them; paged ones stay paged (their past is not read)."""
     if isinstance(messages, PagedMessages):
-        return PagedMessages(messages.pages, messages.upto, (*messages.tail, *added))
+        return messages + added
     return (*messages, *added)
 
 

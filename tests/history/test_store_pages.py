@@ -89,6 +89,8 @@ def test_a_long_chat_opens_from_its_last_page_and_reads_the_rest_when_asked(stor
     assert after.game.clocks[0].filled == 8  # the clock is full: 8 boxes, ticked 1 a turn
     assert counting.spans == [] and counting.games == 0  # no older message, no other game
 
+    added = before.messages + tuple(after.messages[-2:])  # as a tuple of messages is extended
+    assert len(added) == len(after.messages) and added[-1] is after.messages[-1]
     assert after.messages[3].swipe.text == tick(1)  # an older message: its page only
     assert counting.spans == [(0, PAGE)]
     assert documents(before) == documents(played)  # every swipe stays reachable, as it was
