@@ -23,7 +23,7 @@ from typing import Literal
 
 from ..game import Game
 from ..history import Chat, Message
-from .retell import cut_swipe, retell
+from .retell import Told, cut_swipe, retell
 from .transcript import Said, key_of, next_line_id
 from .walk import Walk, best_walk
 
@@ -71,25 +71,34 @@ def plan_step(
     if best is None or not best.matched:
         # Placed on no line: told from the start, each reply as the stored one it shows.
         old, others = (best.chat, [c for n, c in lines if n != best.line]) if best else (None, [])
-        told = retell(Chat(start), said, old, 0, others)
-        return Plan(next_line_id(key, numbered(key)), True, told, _action(continuing))
-    if best.first + best.matched == len(said) and best.departs is None:
+        told = retell(Chat(start), said, old, 0, others, answering=not continuing)
+        return Plan(
+            next_line_id(key, numbered(key)), True, told.chat, _told_action(told, continuing)
+        )
+    if best.first + best.matched == len(said) and best.departs is None and not best.reworded:
         plan = _on_the_line(best, continuing)
         if plan is not None:
             return plan
     rest = said[best.first + best.matched :]
-    if best.to_the_end and best.departs is None:
+    if best.to_the_end and best.departs is None and not best.reworded:
         others = [chat for name, chat in lines if name != best.line]
-        base = retell(_reconciled_last(best), rest, best.chat, best.reached, others)
+        base = retell(_reconciled_last(best), rest, best.chat, best.reached, others).chat
         return Plan(best.line, False, base, _action(continuing))
     line = next_line_id(key_of(best.line), numbered(key_of(best.line)))
     base, rest, place = _fork(best, said, continuing)
     others = [chat for name, chat in lines if name != best.line]
-    return Plan(line, True, retell(base, rest, best.chat, place, others), _action(continuing))
+    told = retell(base, rest, best.chat, place, others, answering=not continuing)
+    return Plan(line, True, told.chat, _told_action(told, continuing))
 
 
 def _action(continuing: bool) -> Action:
     return "continue" if continuing else "reply"
+
+
+def _told_action(told: Told, continuing: bool) -> Action:
+    """A new line's step: a new swipe of the reply carried along after the last user message,
+    when the old line held one there (the client keeps that message's swipes), else as asked."""
+    return "regenerate" if told.regenerates else _action(continuing)
 
 
 def _on_the_line(best: Walk, continuing: bool) -> Plan | None:
@@ -130,6 +139,8 @@ def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Seq
     the reply it ends with is to be continued), that reply as the client shows it, and the
     conversation left to tell again with the line position it stands for."""
     chat = best.chat
+    if best.reworded:  # the window begins with a user message the player edited
+        return Chat(chat.start, chat.messages[: best.begins]), said[best.first :], best.begins
     departs = best.departs
     said_after = best.first + best.matched
     if departs is None:

@@ -20,11 +20,13 @@ plain text with no effect, so a pasted history costs a bounded amount of work.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ..game import Game
 from ..history import Chat, Message, Swipe
+from ..history_pages import appended
 from .transcript import Said, bare, same
-from .walk import edited_place, edited_swipe, edits, showing
+from .walk import EDIT_KEEPS, edited_place, edited_swipe, edits, kept, showing
 
 RETELL_LIMIT = 64
 # How far on in the old line a user message is looked for (the messages between were deleted).
@@ -37,37 +39,104 @@ def retell(
     old: Chat | None,
     place: int,
     elsewhere: Sequence[Chat] = (),
-) -> Chat:
+    answering: bool = False,
+) -> Told:
     """`chat` with the messages of `rest` told again; `old` is the line they were told on
     before, `place` the position in it the first of them stands for; `elsewhere`, the other
-    lines read, where a reply is looked for by its text too."""
-    applied = 0
+    lines read, where a reply is looked for by its text too. `answering` when the request's
+    reply answers the last message: if that is a user message standing for one of the old
+    line's, the reply the old line holds after it is carried along, for the new reply to be
+    another swipe of (the client keeps a message's swipes when it edits or deletes before
+    it)."""
+    budget = RETELL_LIMIT
     for one in rest:
         if one.role == "user":
             chat = chat.user(one.text)
             place = _user_place(old, place, one.text)
             continue
         place = _reply_place(old, place)
-        stored = _stored(old, place, one.text, elsewhere)
-        if stored is None and old is not None:
+        found = _stored(old, place, one.text, elsewhere)
+        if found is None and old is not None:
             # None shows it: the player edited a reply of the old line, and what it did stands.
             place = edited_place(old.messages, place, one.text)
-            stored = _edited(old, place, one.text)
+            found = _edited(old, place, one.text)
         place += 1
-        if stored is not None and not stored[2] and _same_game(stored[0], chat.game):
-            chat = _added(chat, stored[1])
+        if found is None:
+            if budget:
+                budget -= 1
+                chat = chat.replied(one.text, chat.game.apply_reply(one.text))
+            else:
+                chat = _added(chat, Swipe(one.text, chat.game, one.text, one.text))
             continue
-        if applied == RETELL_LIMIT:
-            chat = _added(chat, Swipe(one.text, chat.game, one.text, one.text))
-            continue
-        applied += 1
-        if stored is None:
-            chat = chat.replied(one.text, chat.game.apply_reply(one.text))
-        elif stored[2]:
-            chat = _added(chat, cut_swipe(chat.game, stored[1].text, one.text))
-        else:
-            chat = chat.replied(stored[1].text, chat.game.apply_reply(stored[1].text))
-    return chat
+        message, budget = _carried(found, one.text, chat.game, budget)
+        chat = _with(chat, message)
+    if answering and old is not None:
+        answered = _answered(chat, old, place)
+        if answered is not None:
+            message, _ = _carried(answered, None, chat.game, budget)
+            return Told(_with(chat, message), True)
+    return Told(chat, False)
+
+
+@dataclass(frozen=True)
+class Told:
+    """A conversation told again: the chat, and whether it ends with a reply carried along for
+    the request's reply to be another swipe of (`retell`'s `answering`)."""
+
+    chat: Chat
+    regenerates: bool
+
+
+@dataclass(frozen=True)
+class _Found:
+    """The stored reply an assistant message shows: message `at` of `line`, as its swipe
+    `swipe`, cut short by the client when `cut`."""
+
+    line: Chat
+    at: int
+    swipe: int
+    cut: bool
+
+    @property
+    def message(self) -> Message:
+        return self.line.messages[self.at]
+
+
+def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple[Message, int]:
+    """The message `found` stands in, told again on `game` with every swipe the client may
+    swipe back to, the one it shows (`shown`, None for the one chosen) chosen, and how many of
+    `budget` applications are left. On the snapshot its swipes were applied to they are taken
+    as they are (what they did stands, dice and all); on another one each is applied again,
+    the shown one first and cut where the client cut it; swipes past the budget are left out,
+    and the shown one past it is kept as plain text with no effect."""
+    message = found.message
+    same = _same_game(_before(found.line, found.at), game)
+    if same and not found.cut:
+        return replace(message, selected=found.swipe), budget
+    text = message.swipes[found.swipe].text
+    if not budget:
+        plain = shown if shown is not None else message.swipe.narration
+        return Message("reply", (Swipe(plain, game, plain, plain),)), budget
+    budget -= 1
+    if found.cut and shown is not None:
+        chosen = cut_swipe(game, text, shown)
+    else:
+        chosen = Swipe.of(text, game.apply_reply(text))
+    if same:  # cut: a new swipe beside the ones stored
+        return Message("reply", (*message.swipes, chosen), len(message.swipes)), budget
+    swipes: list[Swipe] = []
+    selected = 0
+    for index, swipe in enumerate(message.swipes):
+        if index == found.swipe and not found.cut:
+            selected = len(swipes)
+            swipes.append(chosen)
+        elif budget:
+            budget -= 1
+            swipes.append(Swipe.of(swipe.text, game.apply_reply(swipe.text)))
+    if found.cut:
+        selected = len(swipes)
+        swipes.append(chosen)
+    return Message("reply", tuple(swipes), selected), budget
 
 
 def cut_swipe(before: Game, text: str, shown: str) -> Swipe:
@@ -94,7 +163,11 @@ def cut_swipe(before: Game, text: str, shown: str) -> Swipe:
 
 
 def _added(chat: Chat, swipe: Swipe) -> Chat:
-    return Chat(chat.start, (*chat.messages, Message("reply", (swipe,))))
+    return _with(chat, Message("reply", (swipe,)))
+
+
+def _with(chat: Chat, message: Message) -> Chat:
+    return Chat(chat.start, appended(chat.messages, message))
 
 
 def _same_game(one: Game, other: Game) -> bool:
@@ -134,40 +207,52 @@ def _user_place(old: Chat | None, place: int, text: str) -> int:
     return place + 1
 
 
-def _stored(
-    old: Chat | None, place: int, text: str, elsewhere: Sequence[Chat]
-) -> tuple[Game, Swipe, bool] | None:
-    """The stored reply an assistant message shows, with the snapshot it was applied to and
-    whether the client cut it: the old line's reply at `place`, else any reply of the old line
-    or of the other lines read showing exactly that text, else the one reply showing it cut (a
-    reply stopped on another line, told again here; when several begin so, as a few words may,
-    none is guessed)."""
+def _stored(old: Chat | None, place: int, text: str, elsewhere: Sequence[Chat]) -> _Found | None:
+    """The stored reply an assistant message shows: the old line's reply at `place`, else any
+    reply of the old line or of the other lines read showing exactly that text, else the one
+    reply showing it cut (a reply stopped on another line, told again here; when several begin
+    so, as a few words may, none is guessed)."""
     if old is None:
         return None
     messages = old.messages
     candidates = [(old, place)] if place < len(messages) else []
     candidates += [(old, at) for at in range(len(messages)) if at != place]
     candidates += [(line, at) for line in elsewhere for at in range(len(line.messages))]
-    cut: dict[str, tuple[Game, Swipe, bool]] = {}
+    cut: dict[str, _Found] = {}
     for line, at in candidates:
         message = line.messages[at]
         shown = showing(message, text) if message.role == "reply" else None
         if shown is not None and (not shown[1] or (line, at) == (old, place)):
-            return _before(line, at), message.swipes[shown[0]], shown[1]
+            return _Found(line, at, *shown)
         if shown is not None:
-            swipe = message.swipes[shown[0]]
-            cut.setdefault(swipe.text, (_before(line, at), swipe, True))
+            cut.setdefault(message.swipes[shown[0]].text, _Found(line, at, shown[0], True))
     return next(iter(cut.values())) if len(cut) == 1 else None
 
 
-def _edited(old: Chat, at: int, text: str) -> tuple[Game, Swipe, bool] | None:
+def _edited(old: Chat, at: int, text: str) -> _Found | None:
     """The reply of the old line at `at` as the player edited it into `text`, if one is there."""
     if at >= len(old.messages) or old.messages[at].role != "reply":
         return None
     message = old.messages[at]
     if not edits(message, text):
         return None  # it keeps nothing of it: a reply the proxy never gave out
-    return _before(old, at), message.swipes[edited_swipe(message, text)], False
+    return _Found(old, at, edited_swipe(message, text), False)
+
+
+def _answered(chat: Chat, old: Chat, place: int) -> _Found | None:
+    """The old line's reply at `place` when `chat` ends with the user message it answered, as
+    it is or edited (keeping at least half of it)."""
+    at = _skip_events(old, place)
+    if not chat.messages or chat.messages[-1].role != "user" or at >= len(old.messages):
+        return None
+    before = at - 1
+    while before >= 0 and old.messages[before].role == "event":
+        before -= 1
+    if old.messages[at].role != "reply" or before < 0 or old.messages[before].role != "user":
+        return None
+    if kept(chat.messages[-1].swipe.text, old.messages[before].swipe.text) < EDIT_KEEPS:
+        return None
+    return _Found(old, at, old.messages[at].selected, False)
 
 
 def _before(chat: Chat, at: int) -> Game:

@@ -52,7 +52,8 @@ class Walk:
     """A conversation walked against a line: from message `first` of the conversation, matched
     to the line from `at`, `matched` messages on; `end`, the line's messages up to the last one
     matched and `reached` with the events after it; the replies matched; how many were taken as
-    edited."""
+    edited; `reworded` when the first is a user message the player edited (a window that begins
+    with it: the line is the client's up to there)."""
 
     line: str
     chat: Chat
@@ -63,6 +64,12 @@ class Walk:
     reached: int
     replies: tuple[Matched, ...]
     edited: int
+    reworded: bool = False
+
+    @property
+    def begins(self) -> int:
+        """The line position the first message is matched at (past the events at `at`)."""
+        return _past_events(self.chat.messages, self.at)
 
     @property
     def to_the_end(self) -> bool:
@@ -107,6 +114,7 @@ def walk(
     index, position, end = first, at, at
     replies: list[Matched] = []
     edited = 0
+    reworded = False
     while True:
         position = _past_events(messages, position)
         if passed is not None:
@@ -115,8 +123,14 @@ def walk(
             break
         message, one = messages[position], said[index]
         if one.role == "user":
-            if message.role != "user" or not same(message.swipe.text, one.text):
+            if message.role != "user":
                 break
+            if not same(message.swipe.text, one.text):
+                # Only where the walk begins: further on, the fork tells an edit again.
+                if index != first or kept(one.text, message.swipe.text) < EDIT_KEEPS:
+                    break
+                reworded = True
+                edited += 1
         else:
             if message.role != "reply":
                 break
@@ -133,7 +147,8 @@ def walk(
         index += 1
         position += 1
         end = position
-    return Walk(line, chat, first, at, index - first, end, position, tuple(replies), edited)
+    matched = index - first
+    return Walk(line, chat, first, at, matched, end, position, tuple(replies), edited, reworded)
 
 
 def _past_events(messages: Sequence[Message], position: int) -> int:
@@ -252,7 +267,7 @@ def best_walk(
     best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
-        known = _users_found(chat, said, min((index for index, _ in found), default=len(said)))
+        known = _users_found(chat, said, found)
         places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)
@@ -272,10 +287,16 @@ def best_walk(
     return best
 
 
-def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set[int]]:
-    """Where the line holds the window's user messages before index `before` (the first
-    anchor), by their text, else (edited) the one most like it: places to start from, and to
-    tell a deletion there."""
+def _users_found(
+    chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]]
+) -> dict[int, set[int]]:
+    """Where the line holds the window's user messages before its first anchor (`anchors`: the
+    conversation indexes and line positions of the replies found), by their text, else
+    (edited) the one the edit keeps most of, at least half, before where the window's next
+    message found is (the latest of those that tie): places to start from, and to tell a
+    deletion there."""
+    before = min((index for index, _ in anchors), default=len(said))
+    after = max((position for index, position in anchors if index == before), default=None)
     by_text: dict[str, set[int]] = {}
     for position, message in enumerate(chat.messages):
         if message.role == "user":
@@ -288,23 +309,25 @@ def _users_found(chat: Chat, said: Sequence[Said], before: int) -> dict[int, set
             places = by_text.get(bare(text))
             if places is None and looked_for < EDITS_LOOKED_FOR:
                 looked_for += 1
-                places = _edited_user(chat, text)
-            found[index] = places or set()
-    return {index: set(places) for index, places in found.items() if places}
+                places = _edited_user(chat, text, after)
+            if places:
+                found[index] = set(places)
+                after = max(places)
+    return found
 
 
-def _edited_user(chat: Chat, text: str) -> set[int]:
-    """The line's user message the player edited into `text`: the one most like it, when the
-    edit keeps at least half of it."""
-    alike = [
-        (likeness(text, message.swipe.text), position)
-        for position, message in enumerate(chat.messages)
+def _edited_user(chat: Chat, text: str, before: int | None) -> set[int]:
+    """The line's user message before position `before` (anywhere when None) the player edited
+    into `text`: the one the edit keeps most of, when it keeps at least half (players' messages
+    are often alike, `I look around.`: where the window's next message is held tells which)."""
+    end = len(chat.messages) if before is None else before
+    kept_most = (
+        (kept(text, message.swipe.text), position)
+        for position, message in enumerate(chat.messages[:end])
         if message.role == "user"
-    ]
-    _, position = max(alike, default=(0.0, -1))
-    if position < 0 or kept(text, chat.messages[position].swipe.text) < EDIT_KEEPS:
-        return set()
-    return {position}
+    )
+    most, position = max(kept_most, default=(0.0, -1))
+    return {position} if position >= 0 and most >= EDIT_KEEPS else set()
 
 
 def _skips(

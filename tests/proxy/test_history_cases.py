@@ -127,3 +127,68 @@ def test_after_a_fork_the_newest_line_decides_over_an_older_one_matched_to_its_e
     chat.send([])
     chat.delete_at(3)
     chat.send([("B", 1)])
+
+
+def test_a_swipe_edited_before_an_earlier_reply_was_deleted_can_be_chosen_again(
+    chat: ProxyHistory,
+) -> None:
+    """The client keeps every swipe of a reply when the player deletes a message before it; the
+    new line keeps them too (applied again without the deleted reply's tick), so an edited
+    swipe chosen again is still the stored reply."""
+    chat.send([("A", 1)])
+    chat.send([])
+    chat.regenerate([("B", 1)])
+    chat.edit_at(6)  # the swipe with the tick
+    chat.regenerate([])
+    chat.delete_at(4)  # the reply with the tick on A
+    chat.continue_last([])  # a new line without it
+    chat.swipe_to(1)  # the edited swipe, with its tick
+    chat.continue_last([])
+
+
+def test_a_reply_asked_for_again_after_its_user_message_was_edited_keeps_its_swipes(
+    chat: ProxyHistory,
+) -> None:
+    """A regenerate after an edited user message is a new swipe of the reply that answered it,
+    which keeps the swipes the client can swipe back to."""
+    chat.regenerate([("B", 1)])
+    chat.edit_at(2)  # the swipe with the tick
+    chat.edit_at(1)  # the player's message
+    chat.regenerate([])  # a new line, and a new swipe of the reply
+    chat.swipe_to(1)  # the edited swipe, with its tick
+    chat.continue_last([])
+
+
+def test_a_window_that_begins_with_an_edited_message_keeps_the_game_before_it(
+    chat: ProxyHistory,
+) -> None:
+    """The window's first message is a user message the player edited, and the reply after it
+    was deleted: the story before the window stands, the deleted reply's ticks are gone."""
+    chat.send([("C", 1), ("A", 1)])
+    chat.send([("B", -1), ("A", -1), ("C", 1)])
+    chat.delete_at(4)
+    chat.slide(3)
+    chat.send([("D", 1), ("D", 1), ("D", 1)])
+    chat.send([("B", 1), ("D", 1)])
+    chat.edit_at(6)  # the first message the next window shows
+    chat.delete_at(7)  # the reply to it, with three ticks
+    chat.send([("C", -1), ("A", 1), ("A", -1)])
+
+
+def test_a_window_that_begins_with_an_edit_of_one_of_many_alike_messages_lands_where_it_was(
+    chat: ProxyHistory,
+) -> None:
+    """The player's messages are alike (`We act, 1.4.`): the one the window's edited first
+    message stands for is the one it keeps most of, before where the window's reply is held."""
+    chat.send([])
+    chat.send([])
+    chat.delete_at(4)
+    chat.delete_at(3)
+    chat.send([("D", -1), ("D", -1)])
+    chat.delete_at(2)
+    chat.delete_at(1)
+    chat.edit_at(1)
+    chat.slide(2)
+    chat.send([("D", -1)])
+    chat.edit_at(5)  # the first message of the next window
+    chat.continue_last([])
