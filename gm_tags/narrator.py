@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from .grammar import opening
-from .syntax import longest_tag_name, when_tag_names_change
+from .syntax import tag_names, when_tag_names_change
 
 # Punctuation a tag may stand just before: the space before the tag goes, not the punctuation.
 _CLOSING = frozenset(
@@ -33,9 +34,18 @@ _CLOSING = frozenset(
 
 @functools.cache
 def opening_so_far() -> re.Pattern[str]:
-    """A `[` at the end that could still become a tag opening (`[`, a tag name, a colon): letters
-    and underscores, in any case, no more than the longest tag name has."""
-    return re.compile(rf"\[[ \t]*[A-Za-z_]{{0,{longest_tag_name()}}}[ \t]*\Z")
+    """A `[` at the end that could still become a tag opening (`[`, a tag name, a colon): white
+    space and the start of a tag name, or a whole one and white space, in any case as the
+    grammar's TAG_NAME reads it (`[ sk`, `[CLOCK `; not `[sic`, which no more text can make
+    one)."""
+    names = tag_names()
+    starts = {name[:length] for name in names for length in range(1, len(name))}
+    whole, begun = _alternatives(names), _alternatives(starts)
+    return re.compile(rf"\[[ \t]*(?:(?i:{whole})[ \t]*|(?i:{begun})?)\Z")
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 
 when_tag_names_change(opening_so_far.cache_clear)
@@ -90,7 +100,8 @@ class Narrator:
             # A `[` that stays text (a stray bracket): what `take` gives out of the line, when
             # nothing held before it (white space, blank lines) goes out with it.
             cut = _open_end(line)
-            given = without_formed_openings(line[:cut])
+            # Only a removed span can form an opening (see `without_formed_openings`).
+            given = line[:cut] if self._parts == 1 else without_formed_openings(line[:cut])
             held_before = self._trailing or self._blank_lines
             if text and given and not given[-1].isspace() and not held_before:
                 self._line = line[cut:]

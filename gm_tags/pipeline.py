@@ -102,9 +102,10 @@ class ReplyRun(Generic[S]):
         self.receipts.append(receipt)
         return receipt
 
-    def finish(self, reply: str) -> Turn[S]:
-        """The turn: `reply` (the text every applied tag was found in) rewritten and narrated,
-        and the state the commands left."""
+    def finish(self, reply: str, narration: str | None = None) -> Turn[S]:
+        """The turn: `reply` (the text every applied tag was found in) rewritten and narrated
+        (unless its `narration` is given: a stream built it as the reply came), and the state
+        the commands left."""
         receipts = self.receipts
         starts = [receipt.start for receipt in receipts] + [len(reply)]
         hidden: list[tuple[int, int]] = []
@@ -112,9 +113,10 @@ class ReplyRun(Generic[S]):
         refused: list[str] = []
         for receipt, bound in zip(receipts, starts[1:], strict=True):
             family = FAMILIES[receipt.family]
-            hidden.append((receipt.start, receipt.end))
-            if family.branches:
-                hidden += branch_spans(reply, receipt, bound)
+            if narration is None:
+                hidden.append((receipt.start, receipt.end))
+                if family.branches:
+                    hidden += branch_spans(reply, receipt, bound)
             roll = family.rolled(receipt.now, receipt.reason, receipt.detail)
             if roll is not None:
                 rolls.append(roll)
@@ -128,7 +130,7 @@ class ReplyRun(Generic[S]):
             recent = _recent((), refused)
         return Turn(
             reply=rewrite(reply, receipts),
-            narration=narrate(reply, sorted(hidden)),
+            narration=narrate(reply, sorted(hidden)) if narration is None else narration,
             receipts=tuple(receipts),
             game=self._draft.freeze(recent=recent, rolled=rolled, turn=game.turn + 1),
         )

@@ -26,7 +26,6 @@ is taken without scanning at all. Measured in tests/benchmarks/test_stream.py.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Generic
 
 from .dice import Dice
@@ -60,13 +59,21 @@ class ReplyStream(Generic[S]):
     ) -> None:
         self._run = ReplyRun(game, dice, continues=continues, applies=applies)
         self._text = ""
+        # The chunks received since `_text` was last brought up to date (`_text_now`): a chunk
+        # that flows on costs an append, not a longer string.
+        self._chunks: list[str] = []
+        # Everything received was settled and handed to the narrator (`_narrated_to` and
+        # `_scan_from` are the text's length, nothing is held): a chunk that cannot open a tag
+        # goes straight on.
+        self._flowing = True
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
         self._open: Candidate | None = None  # the first tag found and not settled
-        # While the first tag open is unterminated: the text length up to which a chunk with no
-        # `[`, `]` or line break leaves everything as it was (the scanner's bound for it).
-        self._quiet_until = -1
+        # While the first tag open is unterminated: how many more characters a chunk with no
+        # `[`, `]` or line break may bring and leave everything as it was (the scanner reads
+        # that far for it); -1 otherwise.
+        self._quiet_left = -1
         # Nothing held but, at the end, a `[` that could still open a tag (at `_scan_from`) or
         # markup a tag may stand wrapped in: no tag open, no span or check waiting.
         self._calm = True
@@ -78,6 +85,7 @@ class ReplyStream(Generic[S]):
         self._applied = 0
         self._narrator = Narrator()
         self._opening = opening()
+        self._could_open = opening_so_far()
         self._narrated_to = 0  # the text before this is the narrator's
         self._floor = 0  # where the last span handed to the narrator ends, widened
         # Spans of applied tags (and of their checks' branches) not handed over yet, in order.
@@ -89,7 +97,7 @@ class ReplyStream(Generic[S]):
     @property
     def text(self) -> str:
         """The reply as received so far (after `stop()`, the part the turn kept)."""
-        return self._text
+        return self._text_now()
 
     @property
     def receipts(self) -> tuple[Receipt, ...]:
@@ -100,31 +108,52 @@ class ReplyStream(Generic[S]):
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the reply; return the narration that became safe to show."""
-        if self._turn is not None:
-            raise RuntimeError("the stream has finished")
-        # Grown in place: a string no one else holds is extended in its own buffer by `+=` on
-        # a local name (CPython), where `self._text += chunk` would copy the whole text.
-        text, self._text = self._text, ""
-        text += chunk
-        self._text = text
-        length = len(text)
-        if length <= self._quiet_until and _INSIDE_OPEN_TAG.fullmatch(chunk):
-            return ""
-        before = length - len(chunk)
-        # Most chunks are plain prose after settled text: they take this way, in as few steps
-        # as it can be done (it is what a 4-character stream costs, chunk after chunk).
-        if self._narrated_to == before and "[" not in chunk:
-            # Everything before was settled and handed over, and nothing here can open a tag:
-            # the chunk goes on with the narration, but for markup at its end that a tag coming
-            # next would take with it.
-            self._scan_from = length
-            if chunk and chunk[-1] in _WRAPPER_STARTS:
-                chunk = chunk.rstrip(_WRAPPER_MARKUP)
-            self._narrated_to = before + len(chunk)
+        # Most chunks take one of these two ways, in as few steps as it can be done (they are
+        # what a stream of 4-character chunks costs, chunk after chunk): prose going on from
+        # settled text, and the inside of a tag still open.
+        if self._flowing and "[" not in chunk and chunk[-1:] not in _WRAPPER_STARTS:
+            self._chunks.append(chunk)
             plain = self._narrator.keep_and_take(chunk)
             if plain:
                 self._shown.append(plain)
             return plain
+        if len(chunk) <= self._quiet_left and _INSIDE_OPEN_TAG.fullmatch(chunk):
+            self._quiet_left -= len(chunk)
+            self._chunks.append(chunk)
+            return ""
+        if self._turn is not None:
+            raise RuntimeError("the stream has finished")
+        self._chunks.append(chunk)
+        text = self._text_now()
+        before = len(text) - len(chunk)
+        shown = self._feed_held(text, before, chunk)
+        self._flowing = self._narrated_to == len(text)
+        return shown
+
+    def _text_now(self) -> str:
+        """The text received so far, brought up to date with the chunks since."""
+        if self._chunks:
+            # Grown in place: a string no one else holds is extended in its own buffer by `+=`
+            # on a local name (CPython), where `self._text += ...` would copy the whole text.
+            text, self._text = self._text, ""
+            text += "".join(self._chunks)
+            self._text = text
+            self._chunks.clear()
+        return self._text
+
+    def _feed_held(self, text: str, before: int, chunk: str) -> str:
+        """A chunk that may open a tag, or comes after something held."""
+        if self._flowing:
+            self._narrated_to = self._scan_from = before
+        if self._narrated_to == before and ("[" not in chunk or self._opens_none(chunk)):
+            # Everything before was settled and handed over, and nothing here opens a tag or
+            # could still open one: the chunk goes on with the narration, but for markup at its
+            # end that a tag coming next would take with it.
+            self._scan_from = len(text)
+            if chunk and chunk[-1] in _WRAPPER_STARTS:
+                chunk = chunk.rstrip(_WRAPPER_MARKUP)
+            self._narrated_to = before + len(chunk)
+            return self._show(self._narrator.keep_and_take(chunk))
         if self._calm and (shown := self._feed_calm(text, before)) is not None:
             return shown
         self._settle()
@@ -137,24 +166,44 @@ class ReplyStream(Generic[S]):
         turn. The narration already given out is a prefix of the turn's."""
         if self._turn is not None:
             return "", self._turn
-        self._settled += commands_in(self._text, self._scan_from)
+        text = self._text_now()
+        if self._flowing:
+            self._narrated_to = self._scan_from = len(text)
+        self._flowing, self._quiet_left = False, -1  # what comes now is refused
+        self._settled += commands_in(text, self._scan_from)
         self._apply_settled()
-        self._turn = self._run.finish(self._text)
-        shown_length = sum(map(len, self._shown))
-        return self._show(self._turn.narration[shown_length:]), self._turn
+        if self._settled:
+            rest = self._narrate_rest()
+            narration = "".join(self._shown) + rest
+        else:  # a reply without a tag is its own narration, as it came
+            narration = text
+            rest = text[sum(map(len, self._shown)) :]
+        self._turn = self._run.finish(text, narration)
+        return self._show(rest), self._turn
 
     def stop(self) -> Turn[S]:
         """The reply was cut off here: the tags that closed apply and none after. The turn's
         reply is the text up to where the first tag still open begins, and its narration is
         exactly what was given out (what the player saw)."""
         if self._turn is None:
+            text = self._text_now()
+            if self._flowing:
+                self._scan_from = len(text)
+            self._flowing, self._quiet_left = False, -1  # what comes now is refused
             self._apply_settled()
             pending = commands_in(self._text, self._scan_from)
             cut = pending[0].start if pending else len(self._text)
             self._text = self._text[:cut]
-            shown = "".join(self._shown)
-            self._turn = replace(self._run.finish(self._text), narration=shown)
+            self._turn = self._run.finish(self._text, "".join(self._shown))
         return self._turn
+
+    def _opens_none(self, chunk: str) -> bool:
+        """Whether no `[` in `chunk` opens a tag, or could still open one with what comes next
+        (only the last could: any other has a `[` after it)."""
+        return (
+            self._opening.search(chunk) is None
+            and self._could_open.match(chunk, chunk.rfind("[")) is None
+        )
 
     def _feed_calm(self, text: str, before: int) -> str | None:
         """What `_settle` and `_narrate_settled` do when all was calm and no tag opened: the
@@ -164,7 +213,7 @@ class ReplyStream(Generic[S]):
         if self._opening.search(text, start) is not None:
             return None
         bracket = text.rfind("[", start)
-        could_open = bracket != -1 and opening_so_far().match(text, bracket) is not None
+        could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
         held = self._scan_from = bracket if could_open else len(text)
         narrated_to = self._narrated_to
         while held > narrated_to and text[held - 1] in _WRAPPER_STARTS:
@@ -186,16 +235,16 @@ class ReplyStream(Generic[S]):
         if len(self._settled) - self._applied >= APPLY_TOGETHER:
             self._apply_settled()
         self._open = found[settled_count] if settled_count < len(found) else None
-        self._quiet_until = -1
+        self._quiet_left = -1
         if self._open is not None:
             self._scan_from = self._open.start
             if not self._open.closed:
-                self._quiet_until = self._open.start + self._open.body + MAX_BODY
+                self._quiet_left = self._open.start + self._open.body + MAX_BODY - len(text)
             return
         if settled_count:
             self._scan_from = found[settled_count - 1].end
         bracket = text.rfind("[", self._scan_from)
-        could_open = bracket != -1 and opening_so_far().match(text, bracket) is not None
+        could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
         self._scan_from = bracket if could_open else len(text)
 
     def _apply_settled(self) -> None:
@@ -237,9 +286,26 @@ class ReplyStream(Generic[S]):
             narrator.keep(text[self._narrated_to : held])
             self._narrated_to = held
 
-    def _held_for_spans(self, held: int) -> int:
+    def _narrate_rest(self) -> str:
+        """The reply has ended and every tag in it is settled and applied: the narrator takes
+        the rest of the text with every span still to hand over; the rest of the narration."""
+        text = self._text
+        self._held_for_spans(len(text), ended=True)
+        narrator = self._narrator
+        for start, end in self._spans:
+            start, end = unwrapped(text, start, end, floor=self._floor)
+            narrator.keep(text[self._narrated_to : start])
+            narrator.remove()
+            self._narrated_to = self._floor = end
+        self._spans.clear()
+        narrator.keep(text[self._narrated_to :])
+        self._narrated_to = len(text)
+        return narrator.finish()
+
+    def _held_for_spans(self, held: int, *, ended: bool = False) -> int:
         """Take the spans of the settled tags not spanned yet into `_spans`, up to a check whose
-        branches may still be coming; return `held`, or that check's start."""
+        branches may still be coming (none may when the reply has `ended`); return `held`, or
+        that check's start."""
         text, tags = self._text, self._settled
         while self._spanned < len(tags):
             at = self._spanned
@@ -247,7 +313,7 @@ class ReplyStream(Generic[S]):
             spans = [(tag.start, tag.end)]
             if FAMILIES[tag.name].branches:
                 following = tags[at + 1].start if at + 1 < len(tags) else held
-                if following == len(text) and not _branches_written(text, tag.end):
+                if not ended and following == len(text) and not _branches_written(text, tag.end):
                     return min(held, tag.start)
                 self._apply_settled()  # which branch stays follows the roll
                 spans += branch_spans(text, self._run.receipts[at], following)

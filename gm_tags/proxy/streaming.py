@@ -1,8 +1,9 @@
 """A streamed answer relayed to the client, whatever the protocol: the upstream's lines read by
-a task of their own, as each network read completes, and worked through in a worker thread by
-the protocol's reading (its events checked, their text fed to the turn's streams, the narration
-written out), so the event loop only relays bytes; then the end (the tags still waiting, the
-whole reply rewritten, the turn written) in the worker too.
+a task of their own, as each network read completes, and worked through by the protocol's
+reading (its events checked, their text fed to the turn's streams, the narration written out):
+a read of one event on the event loop (one chunk's work: its narration goes out at once), more
+in a worker thread, so the event loop never holds more than one chunk's work; then the end (the
+tags still waiting, the whole reply rewritten, the turn written) in the worker.
 
 The reads that arrive while the worker works go to it together in its next trip, their events
 out in one write: a slow upstream's token goes the moment it arrives, and a fast upstream costs
@@ -116,7 +117,12 @@ async def _events(
     ended = False
     try:
         async for lines in _together(reads):
-            shown = await anyio.to_thread.run_sync(_taken, reading, lines)
+            if _one_event(lines):
+                # One event's work is one chunk's: done here, it goes out without waiting for a
+                # worker (a model streaming at its own pace sends one event a read).
+                shown = reading.take(lines)
+            else:
+                shown = await anyio.to_thread.run_sync(_taken, reading, lines)
             ended = reading.broken
             if shown:
                 yield "".join(shown)  # one write for the events of the reads taken together
@@ -149,6 +155,11 @@ def _taken(reading: Reading, lines: list[str]) -> list[str]:
         events += reading.take([line])
         time.sleep(0)
     return events
+
+
+def _one_event(lines: list[str]) -> bool:
+    """Whether `lines` hold one event's data at most."""
+    return sum(line.startswith("data:") for line in lines) <= 1
 
 
 async def _together(reads: MemoryObjectReceiveStream[_Read]) -> AsyncIterator[list[str]]:
