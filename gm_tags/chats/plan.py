@@ -82,6 +82,13 @@ def plan_step(
     rest = said[best.first + best.matched :]
     if best.to_the_end and best.departs is None and not best.reworded:
         others = [chat for name, chat in lines if name != best.line]
+        if rest and rest[0].role == "assistant" and _shown_cut_last(best):
+            # The last reply shown cut and an assistant message after it: the rest of it, shown as
+            # a message of its own, is found when the last one is told again.
+            at = best.replies[-1].position
+            base = Chat(best.chat.start, best.chat.messages[:at])
+            told = retell(base, said[len(said) - len(rest) - 1 :], best.chat, at, others)
+            return Plan(best.line, False, told.chat, _action(continuing))
         base = retell(_reconciled_last(best), rest, best.chat, best.reached, others).chat
         return Plan(best.line, False, base, _action(continuing))
     line = next_line_id(key_of(best.line), numbered(key_of(best.line)))
@@ -113,6 +120,12 @@ def _on_the_line(best: Walk, continuing: bool) -> Plan | None:
     if not continuing and best.reached == len(chat.messages) - 1 and last.role == "reply":
         return Plan(best.line, False, chat, "regenerate")
     return None
+
+
+def _shown_cut_last(best: Walk) -> bool:
+    """Whether the walk ends with the line's last reply, shown cut short."""
+    last = best.replies[-1] if best.replies else None
+    return last is not None and last.cut and last.position == best.end - 1
 
 
 def _reconciled_last(best: Walk) -> Chat:

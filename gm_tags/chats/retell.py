@@ -49,10 +49,19 @@ def retell(
     another swipe of (the client keeps a message's swipes when it edits or deletes before
     it)."""
     budget = RETELL_LIMIT
+    # The stored swipe the last message showed cut, and what it showed of it.
+    split: tuple[Swipe, str] | None = None
     for one in rest:
         if one.role == "user":
             chat = chat.user(one.text)
             place = _user_place(old, place, one.text)
+            split = None
+            continue
+        rest_of = _rest_of(chat, split, one.text) if split is not None and budget else None
+        split = None
+        if rest_of is not None:
+            budget -= 1
+            chat = _added(chat, rest_of)
             continue
         place = _reply_place(old, place)
         found = _stored(old, place, one.text, elsewhere)
@@ -70,6 +79,8 @@ def retell(
             continue
         message, budget = _carried(found, one.text, chat.game, budget)
         chat = _with(chat, message)
+        if found.cut:
+            split = found.message.swipes[found.swipe], one.text
     if answering and old is not None:
         answered = _answered(chat, old, place)
         if answered is not None:
@@ -137,6 +148,23 @@ def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple
         selected = len(swipes)
         swipes.append(chosen)
     return Message("reply", tuple(swipes), selected), budget
+
+
+def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
+    """The rest of a stored reply that the last message of `chat` shows cut, when the client
+    shows it as a message of its own (`text`): SillyTavern's send with an empty box (the GM
+    speaks again) ends the request with the last reply, as a continue with a prefill does, and
+    is stored as one. The reply's text after the part shown is applied on, cut where the client
+    cut it: its tags count once, in order."""
+    stored, before = split
+    told, narration = bare(before) + bare(text), bare(stored.narration)
+    shown = chat.messages[-1].swipe.text  # the part the last message showed, as it was cut
+    if not bare(text) or not narration.startswith(told) or not stored.text.startswith(shown):
+        return None
+    remainder = stored.text[len(shown) :]
+    if narration != told:
+        return cut_swipe(chat.game, remainder, text)
+    return Swipe.of(remainder, chat.game.apply_reply(remainder))
 
 
 def cut_swipe(before: Game, text: str, shown: str) -> Swipe:

@@ -192,3 +192,15 @@ def test_a_window_that_begins_with_an_edit_of_one_of_many_alike_messages_lands_w
     chat.send([("D", -1)])
     chat.edit_at(5)  # the first message of the next window
     chat.continue_last([])
+
+
+def test_a_reply_the_gm_spoke_again_counts_its_tags_as_a_message_of_its_own(
+    chat: ProxyHistory,
+) -> None:
+    """SillyTavern's send with an empty box is stored as a continue of the last reply; the
+    client shows the two as two messages, which together are the stored reply."""
+    chat.send([("B", 1)])
+    chat.speak_again([("A", 1), ("C", -1)])  # stored joined onto the reply with the tick on B
+    chat.send([])
+    chat.speak_again([("D", 1)])
+    chat.continue_last([])  # the second message continued

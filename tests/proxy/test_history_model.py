@@ -241,6 +241,17 @@ class ProxyHistory(RuleBasedStateMachine):
         answer = self.client.post("/v1/chat/completions", json={"model": "m", "messages": messages})
         assert answer.json()["gm_tags"]["stored"] is False
 
+    def speak_again(self, ticks: list[tuple[str, int]]) -> None:
+        """SillyTavern's send with an empty box (the GM speaks again): the request ends with the
+        last reply, as a continue with a prefill does, so the proxy takes it as one; the client
+        shows the answer as a message of its own. (Not a rule: a deletion or an edit of either
+        message before the next request is not followed yet.)"""
+        reply = self.reply(ticks)
+        self.expect_clocks()
+        shown = self.ask(reply, trailing=[]).strip()
+        effect = (reply.text,)
+        self.visible.append(Shown("assistant", shown, [[reply]], 0, effect, [(shown, effect)]))
+
     @rule(size=st.sampled_from([0, 2, 3, 4, 6]))
     def slide(self, size: int) -> None:
         self.window = size
@@ -311,7 +322,7 @@ class ProxyHistory(RuleBasedStateMachine):
 
     def ask(self, reply: Reply, trailing: list[dict[str, str]] | None = None) -> str:
         self.upstream.script({"reply": reply.text, "chunk": 7})
-        messages = [*self.sent(), *(trailing or [POST_HISTORY])]
+        messages = [*self.sent(), *([POST_HISTORY] if trailing is None else trailing)]
         answer = self.client.post("/v1/chat/completions", json={"model": "m", "messages": messages})
         self.deleted = None
         assert answer.status_code == 200, answer.text
