@@ -18,7 +18,7 @@ Nothing stored is deleted or overwritten: a cut or a choice is a new swipe or a 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..game import Game
@@ -40,6 +40,10 @@ class Plan:
     new: bool
     base: Chat
     action: Action
+    # What it was planned on: the lines read and the anchors found (a plan made on the same ones
+    # is the same plan, so a turn written on lines no one changed since is not planned again).
+    read: Sequence[tuple[str, Chat]] = field(default=(), compare=False, repr=False)
+    anchors: tuple[tuple[str, int, int], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -65,9 +69,35 @@ def plan_step(
     line is numbered among (by default the lines' own). The model's reply continues the last
     message when the conversation ends with an assistant message, else it answers the last
     user message."""
+    anchors = tuple(anchors)
+    return plan_on(best_walk(lines, said, anchors), key, lines, said, start, anchors, taken)
+
+
+def plan_on(
+    best: Walk | None,
+    key: str,
+    lines: Sequence[tuple[str, Chat]],
+    said: Sequence[Said],
+    start: Game,
+    anchors: tuple[tuple[str, int, int], ...] = (),
+    taken: Callable[[str], Sequence[str]] | None = None,
+) -> Plan:
+    """`plan_step` once the walk that decides is known (`best_walk`'s, or the same walk found
+    another way: `aligned.aligned_walk`)."""
+    found = _step(best, key, lines, said, start, taken)
+    return replace(found, read=tuple(lines), anchors=anchors)
+
+
+def _step(
+    best: Walk | None,
+    key: str,
+    lines: Sequence[tuple[str, Chat]],
+    said: Sequence[Said],
+    start: Game,
+    taken: Callable[[str], Sequence[str]] | None,
+) -> Plan:
     continuing = bool(said) and said[-1].role == "assistant"
     numbered = taken or (lambda under: [line for line, _ in lines if key_of(line) == under])
-    best = best_walk(lines, said, anchors)
     if best is None or not best.matched:
         # Placed on no line: told from the start, each reply as the stored one it shows.
         old, others = (best.chat, [c for n, c in lines if n != best.line]) if best else (None, [])
@@ -133,7 +163,8 @@ def _reconciled_last(best: Walk) -> Chat:
     cut to what it shows."""
     chat = best.chat
     last_at = len(chat.messages) - 1
-    matched = next((r for r in best.replies if r.position == last_at), None)
+    # The replies matched are in the line's order: the last one is the last place.
+    matched = next((r for r in reversed(best.replies) if r.position == last_at), None)
     if matched is None:
         return chat
     if matched.cut:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, overload
 
 from ..history import chat_id_problem, title_from
 
@@ -28,6 +28,49 @@ class Said:
 
     role: Role
     text: str
+
+
+class Conversation(Sequence[Said]):
+    """A conversation kept as its roles and its texts, each message made a `Said` when asked for:
+    a transcript of 10,000 turns is read, and compared with a line (`aligned`), at the cost of
+    its texts, not of 20,000 values made for it."""
+
+    def __init__(self, roles: list[Role], texts: list[str]) -> None:
+        self.roles, self.texts = roles, texts
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, at: int) -> Said: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Conversation: ...
+
+    def __getitem__(self, at: int | slice) -> Said | Conversation:
+        if isinstance(at, slice):
+            return Conversation(self.roles[at], self.texts[at])
+        return Said(self.roles[at], self.texts[at])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's: it compares by its messages
+
+    def __repr__(self) -> str:
+        return f"Conversation({list(self)!r})"
+
+
+def roles_of(said: Sequence[Said]) -> list[Role]:
+    """The roles of a conversation's messages (read as they are kept, for a `Conversation`)."""
+    return said.roles if isinstance(said, Conversation) else [one.role for one in said]
+
+
+def texts_of(said: Sequence[Said]) -> list[str]:
+    """The texts of a conversation's messages."""
+    return said.texts if isinstance(said, Conversation) else [one.text for one in said]
 
 
 def bare(text: str) -> str:

@@ -62,9 +62,11 @@ class Walk:
     matched: int
     end: int
     reached: int
-    replies: tuple[Matched, ...]
+    replies: Sequence[Matched]
     edited: int
     reworded: bool = False
+    # Every reply matched is the one the line chose, shown whole (known when it was found).
+    as_chosen: bool = False
 
     @property
     def begins(self) -> int:
@@ -80,6 +82,8 @@ class Walk:
         """The first matched reply before the line's last message whose swipe the client shows
         another way than the line holds it (another swipe, or cut short): from there the line
         the client shows is not this one."""
+        if self.as_chosen:
+            return None
         last = len(self.chat.messages) - 1
         for reply in self.replies:
             if reply.position == last:

@@ -6,10 +6,16 @@ request gives (`X-GM-Chat`, `user`), by its opening message, and by the store's 
 replies (the request's latest assistant messages, looked up by digest: a window that slid past
 the opening lands on the same line). No request lists or reads every chat.
 
-A turn is planned when the request arrives (its snapshot is what the model's prompt shows) and
-planned again when it is written, under the line's lock: when another request on the same chat
-landed in between, the reply is applied to the snapshot the history says then, so no two turns
-ever build on one snapshot and none is lost.
+A request that is a line as the proxy gave it out, and a message more or fewer, is placed on it
+without the walk (`chats.aligned`: each line read keeps an index of what it shows); any other
+goes through the walk (`chats.walk`).
+
+A turn is planned when the request arrives (its snapshot is what the model's prompt shows). When
+it is written, under the line's lock, the lines and anchors are found again: when they are the
+ones it was planned on, the plan stands; when another request on the same chat landed in between
+(a line changed or a line was added), it is planned again and the reply applied to the snapshot
+the history says then, so no two turns ever build on one snapshot and none is lost. The write
+itself is refused (and the turn planned again) when the line is no longer the one planned on.
 """
 
 from __future__ import annotations
@@ -19,10 +25,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..chats.plan import Plan, plan_step
+from ..chats.aligned import Indexes, aligned_walk
+from ..chats.plan import Plan, plan_on
 from ..chats.served import RETRIES, ServedChats
 from ..chats.tenancy import TenantChats
-from ..chats.transcript import Said, chat_key, chat_title, key_of, line_ids, line_number
+from ..chats.transcript import (
+    Said,
+    chat_key,
+    chat_title,
+    key_of,
+    line_ids,
+    line_number,
+    roles_of,
+)
+from ..chats.walk import best_walk
 from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
@@ -93,12 +109,14 @@ class ProxyChats:
         start: Game,
         tenant: str = DEFAULT_TENANT,
         stripes: tuple[threading.Lock, ...] | None = None,
+        indexes: Indexes | None = None,
     ) -> None:
         self.served = served
         self.chats = TenantChats(served, tenant)
         self._source = source
         self._start = start
         self._stripes = stripes or tuple(threading.Lock() for _ in range(STRIPES))
+        self._indexes = indexes or Indexes()
 
     @property
     def start(self) -> Game:
@@ -106,7 +124,9 @@ class ProxyChats:
         return self._start
 
     def for_tenant(self, tenant: str) -> ProxyChats:
-        return ProxyChats(self.served, self._source, self._start, tenant, self._stripes)
+        return ProxyChats(
+            self.served, self._source, self._start, tenant, self._stripes, self._indexes
+        )
 
     def _lock(self, key: str) -> threading.Lock:
         return self._stripes[hash(key) % STRIPES]
@@ -132,7 +152,7 @@ class ProxyChats:
         """The request's key, the lines it may continue and the anchors the index found."""
         key = chat_key(named, said)
         anchors: list[tuple[str, int, int]] = []
-        replies = [at for at, one in enumerate(said) if one.role == "assistant"]
+        replies = [at for at, role in enumerate(roles_of(said)) if role == "assistant"]
         # The latest, and the first: a window's opening reply held elsewhere in a line says
         # that what the line holds after it was deleted, when the window does not.
         for index in dict.fromkeys(reversed([*replies[:1], *replies[-ANCHORS:]])):
@@ -144,8 +164,18 @@ class ProxyChats:
         return key, self.lines(candidates), anchors
 
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
-        key, lines, anchors = self._found(named, said)
-        return plan_step(key, lines, said, self._start, anchors, self._line_ids)
+        return self._plan_on(*self._found(named, said), said)
+
+    def _plan_on(
+        self,
+        key: str,
+        lines: list[tuple[str, Chat]],
+        anchors: list[tuple[str, int, int]],
+        said: Sequence[Said],
+    ) -> Plan:
+        shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
+        best = aligned_walk(shown, said) or best_walk(lines, said, anchors)
+        return plan_on(best, key, lines, said, self._start, tuple(anchors), self._line_ids)
 
     def land(
         self,
@@ -159,9 +189,14 @@ class ProxyChats:
         written to them). The first reply is the step; the others, more swipes of it."""
         with self._lock(self.chats.stored(key_of(planned.line))):
             for attempt in range(RETRIES + 1):
-                plan = self.plan(named, said)
-                same = plan.action == planned.action and (
-                    plan.game.to_document() == planned.game.to_document()
+                key, lines, anchors = self._found(named, said)
+                if _found_as_planned(planned, lines, anchors):
+                    plan = planned
+                else:
+                    plan = self._plan_on(key, lines, anchors, said)
+                same = plan is planned or (
+                    plan.action == planned.action
+                    and plan.game.to_document() == planned.game.to_document()
                 )
                 turns = [turn if same else _again(plan, text) for text, turn in replies]
                 after, first = _taken(plan, [text for text, _ in replies], turns)
@@ -170,7 +205,7 @@ class ProxyChats:
                         title = chat_title(named, said, plan.line)
                         self.chats.put(plan.line, self._source, after, title)
                     else:
-                        self.chats.step(plan.line, _replacing(after), retries=0)
+                        self.chats.step(plan.line, _replacing(plan, after), retries=0)
                 except (StaleChatError, ChatExistsError):
                     if attempt == RETRIES:
                         raise
@@ -179,9 +214,33 @@ class ProxyChats:
             raise AssertionError("unreachable")  # the loop returns or raises
 
 
-def _replacing(after: Chat) -> Callable[[Chat], tuple[Chat, None]]:
-    """A step that leaves the chat as `after` (worked out on the chat as this worker read it)."""
-    return lambda _: (after, None)
+def _found_as_planned(
+    planned: Plan, lines: Sequence[tuple[str, Chat]], anchors: Sequence[tuple[str, int, int]]
+) -> bool:
+    """Whether the lines and anchors found are the ones `planned` was planned on (the same
+    chats, not changed since: a chat that changed is another value)."""
+    return (
+        len(lines) == len(planned.read)
+        and all(
+            line == was and chat is read
+            for (line, chat), (was, read) in zip(lines, planned.read, strict=True)
+        )
+        and tuple(anchors) == planned.anchors
+    )
+
+
+def _replacing(plan: Plan, after: Chat) -> Callable[[Chat], tuple[Chat, None]]:
+    """A step that leaves the chat as `after`, worked out on the line as `plan` read it: on a
+    line that changed since (another worker wrote to it), refused as stale, to be planned
+    again."""
+    read = dict(plan.read).get(plan.line)
+
+    def take(before: Chat) -> tuple[Chat, None]:
+        if before is not read:
+            raise StaleChatError(f"chat {plan.line!r} changed since it was planned")
+        return after, None
+
+    return take
 
 
 def _again(plan: Plan, text: str) -> Turn[Game]:

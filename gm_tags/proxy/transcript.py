@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..chats.transcript import Said
-from .outcomes import ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
+from ..chats.transcript import Conversation, Role
+from .outcomes import MARK, ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
 
 STORY_ROLES = ("user", "assistant")
 # A front-end's instruction to write the *player's* next line (SillyTavern's impersonate:
@@ -17,17 +17,22 @@ STORY_ROLES = ("user", "assistant")
 _IMPERSONATE = re.compile(r"\bfrom the point of view of\b", re.IGNORECASE)
 
 
-def conversation(messages: Sequence[Mapping[str, object]]) -> list[Said]:
+def conversation(messages: Sequence[Mapping[str, object]]) -> Conversation:
     """The user and assistant messages of a request, in order, with their text (the text parts
     of a message given as parts, joined; the outcomes line the proxy added, taken off)."""
-    said: list[Said] = []
+    roles: list[Role] = []
+    texts: list[str] = []
     for message in messages:
         role = message.get("role")
-        if role == "user":
-            said.append(Said("user", text_of(message.get("content"))))
-        elif role == "assistant":
-            said.append(Said("assistant", without_outcomes(text_of(message.get("content")))))
-    return said
+        if role == "user" or role == "assistant":
+            content = message.get("content")
+            text = content if type(content) is str else text_of(content)
+            # Most replies hold no outcomes line: they are not searched for one.
+            if role == "assistant" and MARK in text:
+                text = without_outcomes(text)
+            roles.append(role)
+            texts.append(text)
+    return Conversation(roles, texts)
 
 
 def opening(messages: Sequence[Mapping[str, object]]) -> str:

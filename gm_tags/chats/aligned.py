@@ -1,0 +1,207 @@
+"""The common request recognised without the walk: a transcript that is a stored line as the
+proxy gave it out, and a player's message more (a reply), one fewer (a regenerate), or none (a
+continue of the whole last reply).
+
+Each line read keeps an index of what it shows (`Shown`: every user message's text, every
+reply's chosen narration, and the bare texts of its user messages), kept from one request to
+the next and brought up to date with the messages a step added, so a request compares its
+messages to the line's, newest first, and builds nothing per stored turn.
+
+The walk found this way is exactly the one `walk.best_walk` would choose, and is only taken when
+that can be shown cheaply; anything else (an edit, a deletion, a fork, a slid window, a cut
+reply, a reply shown as its raw text) is left to the full walk:
+
+- every message matches the line's at its place, from the line's start, as shown whole (the
+  chosen swipe's narration): the walk from the line's start matches them all and nothing is
+  edited;
+- a walk on any line read that reached further would have to match the new player's message:
+  no line read holds a user message of that text;
+- a line started later wins a tie: none holds the transcript's latest user message.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import overload
+
+from ..history import Chat, Message
+from .transcript import Role, Said, bare, roles_of, texts_of
+from .walk import Matched, Walk
+
+# How many lines' indexes are kept (a line read again after that is indexed again).
+KEPT = 256
+
+
+@dataclass
+class Shown:
+    """What a line shows: its messages other than events, by place (`positions`), each one's
+    role and text as the client was given it (a user's text, a reply's chosen narration) and
+    that text bare; and how many of its user messages show each bare text."""
+
+    chat: Chat
+    positions: list[int] = field(default_factory=list)
+    roles: list[Role] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    bares: list[str] = field(default_factory=list)
+    users: Counter[str] = field(default_factory=Counter)
+
+    def add(self, chat: Chat, first: int) -> None:
+        """The index of `chat`, whose messages before `first` are the ones indexed now."""
+        self.chat = chat
+        while self.positions and self.positions[-1] >= first:
+            self.positions.pop()
+            self.texts.pop()
+            gone = self.bares.pop()
+            if self.roles.pop() == "user":
+                self.users[gone] -= 1
+        for position in range(first, len(chat.messages)):
+            message = chat.messages[position]
+            if message.role == "event":
+                continue
+            reply = message.role == "reply"
+            text = message.swipe.narration if reply else message.swipe.text
+            self.positions.append(position)
+            self.roles.append("assistant" if reply else "user")
+            self.texts.append(text)
+            self.bares.append(bare(text))
+            if not reply:
+                self.users[self.bares[-1]] += 1
+
+    def holds_user(self, text: str) -> bool:
+        return self.users[bare(text)] > 0
+
+
+class Indexes:
+    """The indexes of the lines read lately, by line (the same line under another tenant is
+    another key); each brought up to date with the chat as read."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, Shown] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, key: str, chat: Chat) -> Shown:
+        with self._lock:
+            shown = self._kept.pop(key, None)
+        if shown is None:
+            shown = Shown(chat)
+            shown.add(chat, 0)
+        elif shown.chat is not chat:
+            shown.add(chat, _shared(shown.chat.messages, chat.messages))
+        with self._lock:
+            self._kept[key] = shown
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return shown
+
+
+def _shared(old: Sequence[Message], new: Sequence[Message]) -> int:
+    """How many messages two chats share at their start: a chat after a step shares the ones it
+    did not change with the chat before (the same values)."""
+    if len(new) >= len(old) and all(map(operator.is_, old, new)):
+        return len(old)  # the common step: messages added
+    same = 0
+    for one, other in zip(old, new, strict=False):
+        if one is not other:
+            break
+        same += 1
+    return same
+
+
+def aligned_walk(lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> Walk | None:
+    """The walk `best_walk(lines' chats, said, ...)` chooses, when `said` is a line as shown
+    from its start and one player's message more, one fewer or none (see the module's note);
+    None when it cannot be told this way. `lines` are in the order they were started."""
+    for order in range(len(lines) - 1, -1, -1):
+        line, shown = lines[order]
+        found = _on_line(line, shown, said)
+        if found is None:
+            continue
+        # A line started later that matches every message this walk matches ties with it, and
+        # wins: it holds the latest user message among them.
+        latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
+        if latest is None or any(index.holds_user(latest.text) for _, index in lines[order + 1 :]):
+            return None
+        # A walk that reached further would match the new message: a user message, by its text.
+        if found.matched < len(said) and any(index.holds_user(said[-1].text) for _, index in lines):
+            return None
+        return found
+    return None
+
+
+def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
+    """The walk of `said` on the line from its start, when it matches every message it can as
+    the line shows it and leaves what a reply, a regenerate or a continue leaves."""
+    chat, count = shown.chat, len(shown.texts)
+    messages = chat.messages
+    if len(said) == count + 1 and said[-1].role == "user":
+        matched = count  # a reply: the line and a player's message
+    elif len(said) == count - 1 and said[-1].role == "user" and count:
+        # A regenerate: the line without its last reply, the line's last message.
+        if shown.roles[-1] != "assistant" or shown.positions[-1] != len(messages) - 1:
+            return None
+        matched = count - 1
+    elif len(said) == count and said[-1].role == "assistant" and count:
+        matched = count  # a continue of the whole last reply
+    else:
+        return None
+    if not matched:
+        return None  # on no line: every line read ties, and the newest wins
+    # Compared whole first (in C: a transcript sent back as it was given out is equal as it
+    # is), then message by message, white space aside.
+    roles = shown.roles[:matched]
+    texts = shown.texts[:matched]
+    if roles_of(said)[:matched] != roles:
+        return None
+    if texts_of(said)[:matched] != texts:
+        for index in range(matched - 1, -1, -1):
+            text = said[index].text
+            if text != texts[index] and bare(text) != shown.bares[index]:
+                return None
+    end = shown.positions[matched - 1] + 1
+    reached = end
+    while reached < len(messages) and messages[reached].role == "event":
+        reached += 1
+    replies = _AsChosen(shown, said, matched)
+    return Walk(line, chat, 0, 0, matched, end, reached, replies, 0, as_chosen=True)
+
+
+class _AsChosen(Sequence[Matched]):
+    """The replies an aligned walk matched, each the line's chosen swipe shown whole, made when
+    asked for (a plan reads the last one)."""
+
+    def __init__(self, shown: Shown, said: Sequence[Said], matched: int) -> None:
+        self._shown, self._said, self._matched = shown, said, matched
+
+    @cached_property
+    def _at(self) -> list[int]:
+        """The conversation index of each reply."""
+        return [at for at, role in enumerate(self._shown.roles[: self._matched]) if role != "user"]
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def __reversed__(self) -> Iterator[Matched]:
+        for index in range(self._matched - 1, -1, -1):
+            if self._shown.roles[index] != "user":
+                yield self._made(index)
+
+    @overload
+    def __getitem__(self, at: int) -> Matched: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[Matched]: ...
+
+    def __getitem__(self, at: int | slice) -> Matched | Sequence[Matched]:
+        if isinstance(at, slice):
+            return [self[one] for one in range(*at.indices(len(self)))]
+        return self._made(self._at[at])
+
+    def _made(self, index: int) -> Matched:
+        position = self._shown.positions[index]
+        selected = self._shown.chat.messages[position].selected
+        return Matched(position, selected, self._said[index].text, False)

@@ -1,0 +1,230 @@
+"""The proxy's fast path (`gm_tags.chats.aligned`) places a transcript exactly where the full walk
+(`gm_tags.chats.walk.best_walk`) does: on varied lines and transcripts (forks, events, swipes,
+repeated messages, edits, deletions, slid windows, cut replies, white space), whenever the fast
+path takes a transcript, its walk and the plan made from it are the full walk's; and it does take
+the common ones (a reply, a regenerate, a continue on the line as given out)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gm_tags import Game, load_ruleset
+from gm_tags.chats.aligned import Indexes, aligned_walk
+from gm_tags.chats.plan import Plan, plan_on, plan_step
+from gm_tags.chats.transcript import Said, bare
+from gm_tags.chats.walk import Walk, best_walk
+from gm_tags.history import Chat
+from tests.proxy.conftest import RULESET
+
+KEY = "chat-x"
+PLAYERS = ("We wait.", "Mira climbs.", "Continue.", "We  wait. ", "Run!")
+REPLIES = (
+    "The rain falls.",
+    'Bells ring. [clock: name="Alarm" tick="1"] On.',
+    "Nothing stirs.",
+    "The rain falls. More.",
+    'Steps. [clock: name="Alarm" tick="2"]',
+)
+
+
+@functools.cache
+def start() -> Game:
+    return Game.new(load_ruleset(RULESET)).apply_reply('[clock: name="Alarm" size="8"]').game
+
+
+@functools.cache
+def built(steps: tuple[tuple[str, int], ...]) -> Chat:
+    """A line after `steps` (cached: lines that share their first steps share those values, as
+    a fork shares them with the line it left)."""
+    if not steps:
+        return Chat(start())
+    return grown(built(steps[:-1]), steps[-1])
+
+
+def grown(chat: Chat, step: tuple[str, int]) -> Chat:
+    """`chat` after one step: a player's line, a reply, a regenerated reply, another swipe
+    chosen, or an event."""
+    kind, pick = step
+    last = chat.messages[-1] if chat.messages else None
+    if kind == "user" or last is None:
+        return chat.user(PLAYERS[pick % len(PLAYERS)])
+    if kind == "regenerate" and last.role == "reply":
+        return chat.regenerate(REPLIES[pick % len(REPLIES)], seed=pick)[0]
+    if kind == "select" and last.role == "reply":
+        return chat.select(pick % len(last.swipes))
+    if kind == "event":
+        return chat.record(f"rest {pick}", chat.game)
+    return chat.reply(REPLIES[pick % len(REPLIES)], seed=pick)[0]
+
+
+def shown(chat: Chat) -> list[Said]:
+    return [
+        Said("user", m.swipe.text) if m.role == "user" else Said("assistant", m.swipe.narration)
+        for m in chat.messages
+        if m.role != "event"
+    ]
+
+
+def anchors(lines: Sequence[tuple[str, Chat]], said: Sequence[Said]) -> list[tuple[str, int, int]]:
+    """What the store's index finds: the latest six assistant messages and the first, at every
+    reply of a line read with a swipe whose narration shows them."""
+    replies = [at for at, one in enumerate(said) if one.role == "assistant"]
+    found = []
+    for index in dict.fromkeys(reversed([*replies[:1], *replies[-6:]])):
+        for line, chat in lines:
+            for position, message in enumerate(chat.messages):
+                if message.role == "reply" and any(
+                    bare(swipe.narration) == bare(said[index].text) for swipe in message.swipes
+                ):
+                    found.append((line, index, position))
+    return found
+
+
+def fields(walk: Walk | None) -> object:
+    if walk is None:
+        return None
+    return (
+        walk.line,
+        walk.first,
+        walk.at,
+        walk.matched,
+        walk.end,
+        walk.reached,
+        walk.edited,
+        list(walk.replies),
+        walk.departs,
+    )
+
+
+def plan_fields(plan: Plan) -> object:
+    messages = [(m.role, m.selected, [s.text for s in m.swipes]) for m in plan.base.messages]
+    return plan.line, plan.new, plan.action, messages, plan.game.to_document()
+
+
+def compared(lines: list[tuple[str, Chat]], said: list[Said]) -> Walk | None:
+    """The fast path's walk, after checking it (and its plan) against the full walk's."""
+    indexes = Indexes()
+    fast = aligned_walk([(line, indexes.of(line, chat)) for line, chat in lines], said)
+    if fast is not None:
+        found = anchors(lines, said)
+        assert fields(fast) == fields(best_walk(lines, said, found))
+        full = plan_step(KEY, lines, said, start(), found)
+        assert plan_fields(plan_on(fast, KEY, lines, said, start(), tuple(found))) == plan_fields(
+            full
+        )
+    return fast
+
+
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["user", "reply", "reply", "regenerate", "select", "event"]),
+        st.integers(0, 9),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
+    base = tuple(draw(steps))
+    chats = [built(base)]
+    for _ in range(draw(st.integers(0, 2))):
+        # A fork: a line that shares the start of an earlier one and goes on its own way.
+        shared = draw(st.integers(0, len(base)))
+        chats.append(built(base[:shared] + tuple(draw(steps))))
+    lines = [(KEY if n == 0 else f"{KEY}:{n + 1}", chat) for n, chat in enumerate(chats)]
+    said = shown(draw(st.sampled_from(chats)))
+    change = draw(
+        st.sampled_from(
+            [
+                "reply",
+                "reply",
+                "reply",
+                "regenerate",
+                "continue",
+                "new",
+                "edit",
+                "delete",
+                "slide",
+                "cut",
+                "spaced",
+                "repeat",
+            ]
+        )
+    )
+    if change in ("reply", "new", "edit", "delete", "slide", "cut", "spaced", "repeat") or not said:
+        said.append(
+            Said("user", "A new line." if change != "repeat" else draw(st.sampled_from(PLAYERS)))
+        )
+    if change == "regenerate" and said and said[-1].role == "assistant":
+        said.pop()
+    at = draw(st.integers(0, max(0, len(said) - 2)))
+    if change == "edit" and said:
+        said[at] = Said(said[at].role, said[at].text + " (edited)")
+    elif change == "delete" and len(said) > 1:
+        del said[at]
+    elif change == "slide":
+        said = said[at:]
+    elif change == "cut":
+        replies = [n for n, one in enumerate(said) if one.role == "assistant"]
+        if replies:
+            said[replies[-1]] = Said("assistant", said[replies[-1]].text[:6])
+    elif change == "spaced":
+        said[at] = Said(said[at].role, f"  {said[at].text}\n")
+    return lines, said
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(cases())
+def test_the_fast_path_places_a_transcript_where_the_full_walk_does(
+    case: tuple[list[tuple[str, Chat]], list[Said]],
+) -> None:
+    compared(*case)
+
+
+@pytest.fixture(scope="module")
+def line() -> Chat:
+    return built(
+        (
+            ("user", 0),
+            ("reply", 0),
+            ("event", 0),
+            ("user", 1),
+            ("reply", 1),
+            ("regenerate", 2),
+            ("user", 4),
+            ("reply", 3),
+        )
+    )
+
+
+def test_a_reply_a_regenerate_and_a_continue_take_the_fast_path(line: Chat) -> None:
+    lines = [(KEY, line)]
+    reply = compared(lines, [*shown(line), Said("user", "A new line.")])
+    regenerate = compared(lines, shown(line)[:-1])
+    continued = compared(lines, shown(line))
+    spaced = compared(lines, [Said(one.role, f" {one.text} ") for one in shown(line)])
+    assert reply is not None and reply.matched == len(shown(line))
+    assert regenerate is not None and continued is not None and spaced is not None
+
+
+def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
+    # The new line was said before: a walk from further on may match it too.
+    assert compared([(KEY, line)], [*shown(line), Said("user", "We wait.")]) is None
+    # A line started later holds the same transcript: it would win.
+    later = grown(line, ("user", 2))
+    assert (
+        compared([(KEY, line), (f"{KEY}:2", later)], [*shown(line), Said("user", "New.")]) is None
+    )
+    # An edit, a slid window, a reply cut short.
+    said = shown(line)
+    edited = [said[0], Said("assistant", "Edited."), *said[2:], Said("user", "New.")]
+    assert compared([(KEY, line)], edited) is None
+    assert compared([(KEY, line)], [*said[2:], Said("user", "New.")]) is None
+    assert compared([(KEY, line)], [*said[:-1], Said("assistant", said[-1].text[:5])]) is None
