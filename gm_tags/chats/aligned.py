@@ -21,7 +21,6 @@ reply, a reply shown as its raw text) is left to the full walk:
 
 from __future__ import annotations
 
-import operator
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
@@ -29,7 +28,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import overload
 
-from ..history import Chat, Message
+from ..history import Chat
+from ..history_pages import first_change
 from .transcript import Role, Said, bare, roles_of, texts_of
 from .walk import Matched, Walk
 
@@ -91,25 +91,14 @@ class Indexes:
             shown = Shown(chat)
             shown.add(chat, 0)
         elif shown.chat is not chat:
-            shown.add(chat, _shared(shown.chat.messages, chat.messages))
+            # A chat after a step shares the messages it did not change with the chat before
+            # (the very values; the stored past of a paged chat is not read to tell).
+            shown.add(chat, first_change(shown.chat.messages, chat.messages))
         with self._lock:
             self._kept[key] = shown
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
         return shown
-
-
-def _shared(old: Sequence[Message], new: Sequence[Message]) -> int:
-    """How many messages two chats share at their start: a chat after a step shares the ones it
-    did not change with the chat before (the same values)."""
-    if len(new) >= len(old) and all(map(operator.is_, old, new)):
-        return len(old)  # the common step: messages added
-    same = 0
-    for one, other in zip(old, new, strict=False):
-        if one is not other:
-            break
-        same += 1
-    return same
 
 
 def aligned_walk(lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> Walk | None:

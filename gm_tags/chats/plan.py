@@ -40,10 +40,9 @@ class Plan:
     new: bool
     base: Chat
     action: Action
-    # What it was planned on: the lines read and the anchors found (a plan made on the same ones
-    # is the same plan, so a turn written on lines no one changed since is not planned again).
+    # The lines it was planned on, as read (a turn written when none changed since is not
+    # planned again).
     read: Sequence[tuple[str, Chat]] = field(default=(), compare=False, repr=False)
-    anchors: tuple[tuple[str, int, int], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -69,8 +68,7 @@ def plan_step(
     line is numbered among (by default the lines' own). The model's reply continues the last
     message when the conversation ends with an assistant message, else it answers the last
     user message."""
-    anchors = tuple(anchors)
-    return plan_on(best_walk(lines, said, anchors), key, lines, said, start, anchors, taken)
+    return plan_on(best_walk(lines, said, anchors), key, lines, said, start, taken)
 
 
 def plan_on(
@@ -79,13 +77,12 @@ def plan_on(
     lines: Sequence[tuple[str, Chat]],
     said: Sequence[Said],
     start: Game,
-    anchors: tuple[tuple[str, int, int], ...] = (),
     taken: Callable[[str], Sequence[str]] | None = None,
 ) -> Plan:
     """`plan_step` once the walk that decides is known (`best_walk`'s, or the same walk found
     another way: `aligned.aligned_walk`)."""
     found = _step(best, key, lines, said, start, taken)
-    return replace(found, read=tuple(lines), anchors=anchors)
+    return replace(found, read=tuple(lines))
 
 
 def _step(

@@ -10,12 +10,14 @@ A request that is a line as the proxy gave it out, and a message more or fewer, 
 without the walk (`chats.aligned`: each line read keeps an index of what it shows); any other
 goes through the walk (`chats.walk`).
 
-A turn is planned when the request arrives (its snapshot is what the model's prompt shows). When
-it is written, under the line's lock, the lines and anchors are found again: when they are the
-ones it was planned on, the plan stands; when another request on the same chat landed in between
-(a line changed or a line was added), it is planned again and the reply applied to the snapshot
-the history says then, so no two turns ever build on one snapshot and none is lost. The write
-itself is refused (and the turn planned again) when the line is no longer the one planned on.
+A turn is planned once, when the request arrives (its snapshot is what the model's prompt
+shows). When it is written, under the line's lock, the lines it was planned on are read again
+(each read checks the stored revision): when none changed, the plan stands; when another request
+on the same chat landed in between, it is planned again and the reply applied to the snapshot the
+history says then, so no two turns ever build on one snapshot and none is lost. The write itself
+is refused (and the turn planned again) when the line is no longer the one planned on, and a new
+line whose id was taken meanwhile is planned again too. (A line of the chat started meanwhile
+and not read is not looked for: the turn lands where it was planned, as if it had come first.)
 """
 
 from __future__ import annotations
@@ -164,18 +166,18 @@ class ProxyChats:
         return key, self.lines(candidates), anchors
 
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
-        return self._plan_on(*self._found(named, said), said)
-
-    def _plan_on(
-        self,
-        key: str,
-        lines: list[tuple[str, Chat]],
-        anchors: list[tuple[str, int, int]],
-        said: Sequence[Said],
-    ) -> Plan:
+        key, lines, anchors = self._found(named, said)
         shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
         best = aligned_walk(shown, said) or best_walk(lines, said, anchors)
-        return plan_on(best, key, lines, said, self._start, tuple(anchors), self._line_ids)
+        return plan_on(best, key, lines, said, self._start, self._line_ids)
+
+    def _unchanged(self, planned: Plan) -> bool:
+        """Whether every line `planned` read is still the chat it read (a step makes another
+        value; reading a line checks its stored revision)."""
+        try:
+            return all(self.chats.read(line) is chat for line, chat in planned.read)
+        except UnknownChatError:
+            return False
 
     def land(
         self,
@@ -185,15 +187,13 @@ class ProxyChats:
         replies: Sequence[tuple[str, Turn[Game]]],
     ) -> Landed:
         """Write the replies (each text with its turn worked out on `planned`'s snapshot) as
-        the request's step, planned again on the lines as they stand (another worker may have
-        written to them). The first reply is the step; the others, more swipes of it."""
+        the request's step: as planned when none of the lines it was planned on changed since,
+        else planned again on the lines as they stand (another worker may have written to
+        them). The first reply is the step; the others, more swipes of it."""
         with self._lock(self.chats.stored(key_of(planned.line))):
             for attempt in range(RETRIES + 1):
-                key, lines, anchors = self._found(named, said)
-                if _found_as_planned(planned, lines, anchors):
-                    plan = planned
-                else:
-                    plan = self._plan_on(key, lines, anchors, said)
+                stands = attempt == 0 and self._unchanged(planned)
+                plan = planned if stands else self.plan(named, said)
                 same = plan is planned or (
                     plan.action == planned.action
                     and plan.game.to_document() == planned.game.to_document()
@@ -212,21 +212,6 @@ class ProxyChats:
                     continue
                 return Landed(plan, after, tuple(turns), first)
             raise AssertionError("unreachable")  # the loop returns or raises
-
-
-def _found_as_planned(
-    planned: Plan, lines: Sequence[tuple[str, Chat]], anchors: Sequence[tuple[str, int, int]]
-) -> bool:
-    """Whether the lines and anchors found are the ones `planned` was planned on (the same
-    chats, not changed since: a chat that changed is another value)."""
-    return (
-        len(lines) == len(planned.read)
-        and all(
-            line == was and chat is read
-            for (line, chat), (was, read) in zip(lines, planned.read, strict=True)
-        )
-        and tuple(anchors) == planned.anchors
-    )
 
 
 def _replacing(plan: Plan, after: Chat) -> Callable[[Chat], tuple[Chat, None]]:

@@ -10,6 +10,7 @@ game. docs/proxy.md has the whole story.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -71,7 +72,7 @@ async def completions(request: Request) -> Response:
     return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
 
 
-def _passing(messages: list[dict[str, Any]], said: list[Said]) -> tuple[str, str] | None:
+def _passing(messages: list[dict[str, Any]], said: Sequence[Said]) -> tuple[str, str] | None:
     """The action and why, when the request takes no turn: it has no story, or asks for the
     player's next line."""
     if not said:
