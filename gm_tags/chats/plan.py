@@ -43,6 +43,8 @@ class Plan:
     # The lines it was planned on, as read (a turn written when none changed since is not
     # planned again).
     read: Sequence[tuple[str, Chat]] = field(default=(), compare=False, repr=False)
+    # The stored revision each was read at, when the caller knows it.
+    revisions: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def game(self) -> Game:

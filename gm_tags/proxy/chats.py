@@ -11,8 +11,8 @@ without the walk (`chats.aligned`: each line read keeps an index of what it show
 goes through the walk (`chats.walk`).
 
 A turn is planned once, when the request arrives (its snapshot is what the model's prompt
-shows). When it is written, under the line's lock, the lines it was planned on are read again
-(each read checks the stored revision): when none changed, the plan stands; when another request
+shows). When it is written, under the line's lock, the revisions of the lines it was planned on
+are read again (one read): when none changed, the plan stands; when another request
 on the same chat landed in between, it is planned again and the reply applied to the snapshot the
 history says then, so no two turns ever build on one snapshot and none is lost. The write itself
 is refused (and the turn planned again) when the line is no longer the one planned on, and a new
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..chats.aligned import Indexes, aligned_walk
@@ -44,7 +44,7 @@ from ..chats.walk import best_walk
 from ..game import Game
 from ..history import Chat
 from ..pipeline import Turn
-from ..store import ChatExistsError, StaleChatError, UnknownChatError, shown_digest
+from ..store import ChatExistsError, Shown, StaleChatError, UnknownChatError, shown_digest
 from ..tenants import DEFAULT_TENANT
 
 STRIPES = 64
@@ -133,14 +133,14 @@ class ProxyChats:
     def _lock(self, key: str) -> threading.Lock:
         return self._stripes[hash(key) % STRIPES]
 
-    def lines(self, candidates: Iterable[str]) -> list[tuple[str, Chat]]:
-        """The candidate lines as stored, in the order their chats' lines were started: every
-        lookup of a chat comes through here (one place to narrow whose chats a request may
-        see)."""
+    def lines(self, candidates: Iterable[str]) -> list[tuple[str, Chat, int]]:
+        """The candidate lines as stored, with the revision each was read at, in the order their
+        chats' lines were started: every lookup of a chat comes through here (one place to
+        narrow whose chats a request may see)."""
         read = []
         for line in sorted(set(candidates), key=lambda one: (key_of(one), line_number(one))):
             try:
-                read.append((line, self.chats.read(line)))
+                read.append((line, *self.chats.read_at(line)))
             except UnknownChatError:
                 continue  # deleted since it was found
         return read
@@ -150,15 +150,20 @@ class ProxyChats:
 
     def _found(
         self, named: str | None, said: Sequence[Said]
-    ) -> tuple[str, list[tuple[str, Chat]], list[tuple[str, int, int]]]:
+    ) -> tuple[str, list[tuple[str, Chat, int]], list[tuple[str, int, int]]]:
         """The request's key, the lines it may continue and the anchors the index found."""
         key = chat_key(named, said)
         anchors: list[tuple[str, int, int]] = []
         replies = [at for at, role in enumerate(roles_of(said)) if role == "assistant"]
         # The latest, and the first: a window's opening reply held elsewhere in a line says
-        # that what the line holds after it was deleted, when the window does not.
+        # that what the line holds after it was deleted, when the window does not. Each text
+        # is looked up once (a short reply may be said again and again).
+        hits: dict[str, list[Shown]] = {}
         for index in dict.fromkeys(reversed([*replies[:1], *replies[-ANCHORS:]])):
-            for hit in self.chats.find_shown(shown_digest(said[index].text)):
+            digest = shown_digest(said[index].text)
+            if digest not in hits:
+                hits[digest] = self.chats.find_shown(digest)
+            for hit in hits[digest]:
                 if named is None or key_of(hit.chat_id) == key:
                     anchors.append((hit.chat_id, index, hit.position))
         candidates = list(dict.fromkeys([line for line, _, _ in anchors]))[:LINES_READ]
@@ -166,18 +171,19 @@ class ProxyChats:
         return key, self.lines(candidates), anchors
 
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
-        key, lines, anchors = self._found(named, said)
+        key, read, anchors = self._found(named, said)
+        lines = [(line, chat) for line, chat, _ in read]
         shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
         best = aligned_walk(shown, said) or best_walk(lines, said, anchors)
-        return plan_on(best, key, lines, said, self._start, self._line_ids)
+        plan = plan_on(best, key, lines, said, self._start, self._line_ids)
+        return replace(plan, revisions=tuple(revision for _, _, revision in read))
 
     def _unchanged(self, planned: Plan) -> bool:
-        """Whether every line `planned` read is still the chat it read (a step makes another
-        value; reading a line checks its stored revision)."""
-        try:
-            return all(self.chats.read(line) is chat for line, chat in planned.read)
-        except UnknownChatError:
-            return False
+        """Whether every line `planned` read is still at the revision it read (in one read of
+        the store: a step bumps it)."""
+        stored = [self.chats.stored(line) for line, _ in planned.read]
+        now = self.served.revisions(stored)
+        return [now.get(one) for one in stored] == list(planned.revisions)
 
     def land(
         self,

@@ -38,8 +38,8 @@ def conversation(messages: Sequence[Mapping[str, object]]) -> Conversation:
 def opening(messages: Sequence[Mapping[str, object]]) -> str:
     """What a continuation the client gets starts with: a line of its own when the message it
     continues ends with an outcomes line (`gm_tags.proxy.outcomes`), else nothing."""
-    story = [message for message in messages if message.get("role") in STORY_ROLES]
-    last = story[-1] if story else {}
+    at = _last_of_story(messages)
+    last = messages[at] if at >= 0 else {}
     shown = text_of(last.get("content")) if last.get("role") == "assistant" else ""
     return ON_A_LINE_OF_ITS_OWN if ends_with_outcomes(shown) else ""
 
@@ -47,11 +47,20 @@ def opening(messages: Sequence[Mapping[str, object]]) -> str:
 def impersonating(messages: Sequence[Mapping[str, object]]) -> bool:
     """Whether the request asks the model for the player's next line (a front-end's
     impersonate): an instruction after the story's last message that says so."""
-    last = max((at for at, m in enumerate(messages) if m.get("role") in STORY_ROLES), default=-1)
+    last = _last_of_story(messages)
     return any(
         message.get("role") in ("system", "developer")
         and _IMPERSONATE.search(text_of(message.get("content")))
         for message in messages[last + 1 :]
+    )
+
+
+def _last_of_story(messages: Sequence[Mapping[str, object]]) -> int:
+    """The index of the last user or assistant message (-1 for none), looked for from the end:
+    what follows the story is a few messages, the story may be thousands."""
+    return next(
+        (at for at in range(len(messages) - 1, -1, -1) if messages[at].get("role") in STORY_ROLES),
+        -1,
     )
 
 
