@@ -17,7 +17,8 @@ on the same chat landed in between, it is planned again and the reply applied to
 history says then, so no two turns ever build on one snapshot and none is lost. The write itself
 is refused (and the turn planned again) when the line is no longer the one planned on, and a new
 line whose id was taken meanwhile is planned again too. (A line of the chat started meanwhile
-and not read is not looked for: the turn lands where it was planned, as if it had come first.)
+and not read, or another chat read for the request that changed meanwhile, is not looked at: the
+turn lands where it was planned, as if it had come first.)
 """
 
 from __future__ import annotations
@@ -179,11 +180,17 @@ class ProxyChats:
         return replace(plan, revisions=tuple(revision for _, _, revision in read))
 
     def _unchanged(self, planned: Plan) -> bool:
-        """Whether every line `planned` read is still at the revision it read (in one read of
-        the store: a step bumps it)."""
-        stored = [self.chats.stored(line) for line, _ in planned.read]
-        now = self.served.revisions(stored)
-        return [now.get(one) for one in stored] == list(planned.revisions)
+        """Whether every line of the chat `planned` read is still at the revision it read (in
+        one read of the store: a step bumps it). Another chat's lines read for the request (it
+        shares a reply with them) may change meanwhile: the turn lands as if it came first."""
+        key = key_of(planned.line)
+        ours = [
+            (self.chats.stored(line), revision)
+            for (line, _), revision in zip(planned.read, planned.revisions, strict=True)
+            if key_of(line) == key
+        ]
+        now = self.served.revisions([stored for stored, _ in ours])
+        return all(now.get(stored) == revision for stored, revision in ours)
 
     def land(
         self,
