@@ -40,7 +40,7 @@ from tests.proxy.inprocess import proxy_app_for
 
 SIZES = (2_500, 10_000)
 OTHERS = 10_000
-ROUNDS = 5
+ROUNDS = 9
 REPLY = 'The patrol passes. [clock: name="Alarm" tick="1"] Mira waits.'
 JSON = {"content-type": "application/json"}
 # Numbers each player's line, so no two lines of any chat are the same.
