@@ -15,7 +15,8 @@ reply, a reply shown as its raw text) is left to the full walk:
   chosen swipe's narration): the walk from the line's start matches them all and nothing is
   edited;
 - a walk on any line read that reached further would have to match the new player's message:
-  no line read holds a user message of that text;
+  no line read holds a user message of that text, and none can begin there (the line's last
+  message is a reply the store's index found);
 - a line started later wins a tie: none holds the transcript's latest user message.
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import overload
@@ -101,7 +102,9 @@ class Indexes:
         return shown
 
 
-def aligned_walk(lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> Walk | None:
+def aligned_walk(
+    lines: Sequence[tuple[str, Shown]], said: Sequence[Said], held: Collection[int]
+) -> Walk | None:
     """The walk `best_walk(lines' chats, said, ...)` chooses, when `said` is a line as shown
     from its start and one player's message more, one fewer or none (see the module's note);
     None when it cannot be told this way. `lines` are in the order they were started."""
@@ -115,11 +118,24 @@ def aligned_walk(lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> Wa
         latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
         if latest is None or any(index.holds_user(latest.text) for _, index in lines[order + 1 :]):
             return None
-        # A walk that reached further would match the new message: a user message, by its text.
-        if found.matched < len(said) and any(index.holds_user(said[-1].text) for _, index in lines):
+        if found.matched < len(said) and not _reaches_no_further(found, said, lines, held):
             return None
         return found
     return None
+
+
+def _reaches_no_further(
+    found: Walk, said: Sequence[Said], lines: Sequence[tuple[str, Shown]], held: Collection[int]
+) -> bool:
+    """Whether no walk can match the new player's message after the line (and so reach further
+    than `found`): it would match it as a line's user message by its text, or, where a window
+    begins with it, as one the player edited. No line read holds its text; and the walk's last
+    message is a reply the store's index found (`held`), which a walk that begins at the new
+    message would pass over without holding it, so it is not walked (`walk._skips`)."""
+    last = found.matched - 1
+    if said[last].role != "assistant" or last not in held:
+        return False
+    return not any(index.holds_user(said[-1].text) for _, index in lines)
 
 
 def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
