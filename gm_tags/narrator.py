@@ -65,6 +65,9 @@ class Narrator:
         self._trailing = ""
         self._blank_lines: list[str] = []
         self._ends_with_newline = False
+        # `keep_and_take` may take its few steps: the current line was given out in part, no
+        # removed span's join is pending and nothing waits to be taken (set by `take`).
+        self._flowing = False
         self._new_line()
 
     def _new_line(self) -> None:
@@ -80,6 +83,7 @@ class Narrator:
     def keep(self, text: str) -> None:
         if not text:
             return
+        self._flowing = False
         first, *lines = text.split("\n")
         self._add(first)
         for line in lines:
@@ -90,12 +94,13 @@ class Narrator:
     def keep_and_take(self, text: str) -> str:
         """`keep(text)` and then `take()`: for text going on with a line already given out in
         part, with no line break, in a few steps (a stream calls this for each chunk of prose)."""
-        if self._line_given and self._join is None and "\n" not in text and not self._given:
+        if self._flowing and "\n" not in text:
             line = self._line + text
             if "[" not in line:
                 body = line.rstrip()
                 self._line = line[len(body) :]
-                self._last = text[-1] if text else self._last
+                if text:
+                    self._last = text[-1]
                 return body
             # A `[` that stays text (a stray bracket): what `take` gives out of the line, when
             # nothing held before it (white space, blank lines) goes out with it.
@@ -113,6 +118,7 @@ class Narrator:
 
     def remove(self) -> None:
         """A removed span stands here."""
+        self._flowing = False
         if self._join is not None:
             self._resolve_join()
         self._parts += 1
@@ -127,10 +133,14 @@ class Narrator:
             if cut:
                 text, self._line = self._line[:cut], self._line[cut:]
                 self._give_line_text(text)
-        return self._taken()
+        taken = self._taken()
+        # Nothing waits to be taken, and the line goes on from what was given out of it.
+        self._flowing = self._line_given and self._join is None
+        return taken
 
     def finish(self) -> str:
         """The reply ended: the rest of the narration."""
+        self._flowing = False
         if self._join is not None:
             self._resolve_join()
         if not self._ends_with_newline:  # a reply's last line break ends a line, not starts one

@@ -100,6 +100,11 @@ class ReplyStream(Generic[S]):
         return self._text_now()
 
     @property
+    def narrating(self) -> bool:
+        """Whether any narration was given out yet."""
+        return bool(self._shown)
+
+    @property
     def receipts(self) -> tuple[Receipt, ...]:
         """The receipts of the tags applied so far (each applies the moment it closes), in reply
         order."""
@@ -323,15 +328,18 @@ class ReplyStream(Generic[S]):
 
     def _settled_spans(self, held: int) -> tuple[list[tuple[int, int]], int]:
         """The spans before `held` whose extent is settled (the narration widens a span over the
-        markup it stands wrapped in, which the text after it may still close), widened, and
-        where to hold from: `held`, or the widened start of the first span not settled."""
+        markup it stands wrapped in, which the text after it may still close: a span with no
+        markup before it is settled at once), widened, and where to hold from: `held`, or the
+        widened start of the first span not settled."""
         kept: list[tuple[int, int]] = []
-        floor = self._floor
+        floor, text = self._floor, self._text
         for start, end in self._spans:
             if start >= held:
                 break
-            wide_start, wide_end = unwrapped(self._text, start, end, floor=floor)
-            if wide_end + _CLOSING_MARKUP > held:
+            wide_start, wide_end = unwrapped(text, start, end, floor=floor)
+            # Markup before it may still be closed after it, unless none stands there.
+            may_widen = wide_start > floor and text[wide_start - 1] in _WRAPPER_STARTS
+            if may_widen and wide_end + _CLOSING_MARKUP > held:
                 return kept, wide_start
             kept.append((wide_start, wide_end))
             floor = wide_end

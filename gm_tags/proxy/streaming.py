@@ -1,9 +1,10 @@
 """A streamed answer relayed to the client, whatever the protocol: the upstream's lines read by
 a task of their own, as each network read completes, and worked through by the protocol's
 reading (its events checked, their text fed to the turn's streams, the narration written out):
-a read of one event on the event loop (one chunk's work: its narration goes out at once), more
-in a worker thread, so the event loop never holds more than one chunk's work; then the end (the
-tags still waiting, the whole reply rewritten, the turn written) in the worker.
+until the first narration is out, a read of one event on the event loop (one chunk's work: the
+first words go out at once), and then in a worker thread, so the event loop never holds more than
+one chunk's work and relays bytes; then the end (the tags still waiting, the whole reply
+rewritten, the turn written) in the worker.
 
 The reads that arrive while the worker works go to it together in its next trip, their events
 out in one write: a slow upstream's token goes the moment it arrives, and a fast upstream costs
@@ -115,12 +116,14 @@ async def _events(
     unfinished: str,
 ) -> AsyncIterator[str]:
     ended = False
+    waiting = True  # for the first narration
     try:
         async for lines in _together(reads):
-            if _one_event(lines):
-                # One event's work is one chunk's: done here, it goes out without waiting for a
-                # worker (a model streaming at its own pace sends one event a read).
+            if waiting and _one_event(lines):
+                # Until the first narration is out, a read of one event (one chunk's work) is
+                # worked here: the first words go without waiting for a worker thread.
                 shown = reading.take(lines)
+                waiting = not any(stream.narrating for stream in turn.streams)
             else:
                 shown = await anyio.to_thread.run_sync(_taken, reading, lines)
             ended = reading.broken
