@@ -97,6 +97,11 @@ class Swipe:
             text, turn.game, turn.reply, turn.narration, tuple(r.to_dict() for r in turn.receipts)
         )
 
+    def narrated(self, narration: str) -> Swipe:
+        """This swipe with the players reading `narration` (the same text as theirs, spaced as
+        a front-end shows it): its snapshot, tags and receipts stay."""
+        return replace(self, narration=narration)
+
 
 class StoredSwipe(Swipe):
     """A swipe read back from a store: its snapshot is made from its document when first asked
@@ -121,6 +126,10 @@ class StoredSwipe(Swipe):
     def game(self) -> Game:
         made: Callable[[], Game] = self.__dict__.pop("_made")
         return made()
+
+    def narrated(self, narration: str) -> Swipe:
+        # Its snapshot is this one's, still made only when asked for.
+        return StoredSwipe.read(self.text, lambda: self.game, self.reply, narration, self.receipts)
 
 
 @dataclass(frozen=True)

@@ -162,17 +162,34 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
     texts = shown.texts[:matched]
     if roles_of(said)[:matched] != roles:
         return None
+    respaced: list[int] = []  # replies the client shows with white space of its own
     if texts_of(said)[:matched] != texts:
         for index in range(matched - 1, -1, -1):
             text = said[index].text
-            if text != texts[index] and bare(text) != shown.bares[index]:
-                return None
+            if text != texts[index]:
+                if bare(text) != shown.bares[index]:
+                    return None
+                if roles[index] == "assistant":
+                    respaced.append(index)
     end = shown.positions[matched - 1] + 1
     reached = end
     while reached < len(messages) and messages[reached].role == "event":
         reached += 1
     replies = _AsChosen(shown, said, matched)
-    return Walk(line, chat, 0, 0, matched, end, reached, replies, 0, as_chosen=True)
+    respaced_replies = tuple(replies.made(index) for index in reversed(respaced))
+    return Walk(
+        line,
+        chat,
+        0,
+        0,
+        matched,
+        end,
+        reached,
+        replies,
+        0,
+        as_chosen=True,
+        respaced=respaced_replies,
+    )
 
 
 class _AsChosen(Sequence[Matched]):
@@ -193,7 +210,7 @@ class _AsChosen(Sequence[Matched]):
     def __reversed__(self) -> Iterator[Matched]:
         for index in range(self._matched - 1, -1, -1):
             if self._shown.roles[index] != "user":
-                yield self._made(index)
+                yield self.made(index)
 
     @overload
     def __getitem__(self, at: int) -> Matched: ...
@@ -204,9 +221,9 @@ class _AsChosen(Sequence[Matched]):
     def __getitem__(self, at: int | slice) -> Matched | Sequence[Matched]:
         if isinstance(at, slice):
             return [self[one] for one in range(*at.indices(len(self)))]
-        return self._made(self._at[at])
+        return self.made(self._at[at])
 
-    def _made(self, index: int) -> Matched:
+    def made(self, index: int) -> Matched:
         position = self._shown.positions[index]
         selected = self._shown.chat.messages[position].selected
         return Matched(position, selected, self._said[index].text, False)

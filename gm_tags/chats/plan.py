@@ -23,9 +23,10 @@ from typing import Literal
 
 from ..game import Game
 from ..history import Chat, Message
+from ..history_pages import appended
 from .retell import Told, cut_swipe, retell
 from .transcript import Said, key_of, next_line_id
-from .walk import Walk, best_walk
+from .walk import Matched, Walk, best_walk
 
 Action = Literal["reply", "regenerate", "continue"]
 
@@ -83,6 +84,8 @@ def plan_on(
 ) -> Plan:
     """`plan_step` once the walk that decides is known (`best_walk`'s, or the same walk found
     another way: `aligned.aligned_walk`)."""
+    if best is not None and best.respaced:
+        best = replace(best, chat=_respaced(best.chat, best.respaced))
     found = _step(best, key, lines, said, start, taken)
     return replace(found, read=tuple(lines))
 
@@ -174,6 +177,22 @@ def _reconciled_last(best: Walk) -> Chat:
     if matched.swipe != chat.messages[last_at].selected:
         return chat.select(matched.swipe)
     return chat
+
+
+def _respaced(chat: Chat, replies: Sequence[Matched]) -> Chat:
+    """The line with each of `replies` narrated as the client shows it (white space is the
+    client's: a continue it joined with a space of its own). The same swipe otherwise: its
+    snapshot, tags and receipts stay, and the messages before it are not read."""
+    messages = chat.messages
+    for matched in replies:
+        message = messages[matched.position]
+        swipes = list(message.swipes)
+        swipes[matched.swipe] = swipes[matched.swipe].narrated(matched.shown)
+        changed = replace(message, swipes=tuple(swipes))
+        messages = appended(
+            messages[: matched.position], changed, *messages[matched.position + 1 :]
+        )
+    return Chat(chat.start, messages)
 
 
 def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Sequence[Said], int]:

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..history import Chat, Message
+from ..history import Chat, Message, Swipe
 from .transcript import Said, bare, same
 
 # How far on in a line the reply an edited message stands for is looked for.
@@ -67,6 +67,8 @@ class Walk:
     reworded: bool = False
     # Every reply matched is the one the line chose, shown whole (known when it was found).
     as_chosen: bool = False
+    # The replies shown whole whose text is the stored narration but for white space.
+    respaced: Sequence[Matched] = ()
 
     @property
     def begins(self) -> int:
@@ -117,6 +119,7 @@ def walk(
     messages = chat.messages
     index, position, end = first, at, at
     replies: list[Matched] = []
+    respaced: list[Matched] = []
     edited = 0
     reworded = False
     while True:
@@ -148,11 +151,25 @@ def walk(
             edited += shown is None
             swipe, cut = shown or (edited_swipe(message, one.text), False)
             replies.append(Matched(position, swipe, one.text, cut))
+            if shown is not None and not cut and respaced_from(message.swipes[swipe], one.text):
+                respaced.append(replies[-1])
         index += 1
         position += 1
         end = position
     matched = index - first
-    return Walk(line, chat, first, at, matched, end, position, tuple(replies), edited, reworded)
+    return Walk(
+        line,
+        chat,
+        first,
+        at,
+        matched,
+        end,
+        position,
+        tuple(replies),
+        edited,
+        reworded,
+        respaced=tuple(respaced),
+    )
 
 
 def _past_events(messages: Sequence[Message], position: int) -> int:
@@ -175,6 +192,12 @@ def showing(message: Message, text: str) -> tuple[int, bool] | None:
             if bare(message.swipes[index].narration).startswith(shown):
                 return index, True
     return None
+
+
+def respaced_from(swipe: Swipe, text: str) -> bool:
+    """Whether the client shows `swipe`'s narration as `text`, white space aside but not as
+    stored (a continue it joined with a space of its own): a text it then stores."""
+    return text != swipe.narration and bare(text) == bare(swipe.narration)
 
 
 def edited_swipe(message: Message, text: str) -> int:

@@ -101,11 +101,14 @@ def fields(walk: Walk | None) -> object:
         walk.edited,
         list(walk.replies),
         walk.departs,
+        list(walk.respaced),
     )
 
 
 def plan_fields(plan: Plan) -> object:
-    messages = [(m.role, m.selected, [s.text for s in m.swipes]) for m in plan.base.messages]
+    messages = [
+        (m.role, m.selected, [(s.text, s.narration) for s in m.swipes]) for m in plan.base.messages
+    ]
     return plan.line, plan.new, plan.action, messages, plan.game.to_document()
 
 

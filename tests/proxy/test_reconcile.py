@@ -9,7 +9,8 @@ from collections.abc import Sequence
 import pytest
 
 from gm_tags import Game, load_ruleset
-from gm_tags.chats.plan import Plan, plan_step
+from gm_tags.chats.aligned import Indexes, aligned_walk
+from gm_tags.chats.plan import Plan, plan_on, plan_step
 from gm_tags.chats.transcript import Said
 from gm_tags.history import Chat
 from tests.proxy.conftest import RULESET
@@ -141,6 +142,38 @@ def test_white_space_at_a_continue_join_is_the_clients(start: Game) -> None:
     plan = planned(chat, [*shown(chat)[:-1], assistant(client), user("Next.")], start)
     assert (plan.line, plan.new, plan.action) == (KEY, False, "reply")
     assert plan_filled(plan.game) == 3
+
+
+def test_a_reply_the_client_shows_respaced_is_stored_as_it_shows_it(start: Game) -> None:
+    chat = played(start, 1)
+    chat, _ = chat.continue_reply('Then the lamp. [clock: name="T2" tick="1"]')
+    at = len(chat.messages) - 1
+    stored = chat.messages[at]
+    client = stored.swipe.narration.replace("On.Then", "On. Then")
+    said = [*shown(chat)[:-1], assistant(client), user("Next.")]
+    for plan in (planned(chat, said, start), on_the_fast_path(chat, said, start)):
+        assert (plan.line, plan.new, plan.action) == (KEY, False, "reply")
+        respaced = plan.base.messages[at]  # then the player's new message
+        assert respaced.swipe.narration == client  # the play page's story shows the client's
+        # The same reply otherwise: no new swipe or snapshot, the same tags and receipts.
+        assert (len(respaced.swipes), respaced.selected) == (len(stored.swipes), stored.selected)
+        assert respaced.swipe.game is stored.swipe.game
+        assert (respaced.swipe.text, respaced.swipe.reply) == (
+            stored.swipe.text,
+            stored.swipe.reply,
+        )
+        assert respaced.swipe.receipts == stored.swipe.receipts
+        assert plan.base.messages[:at] == chat.messages[:at]
+    # A text the client shows as the raw reply (tags and all) is not a narration to store.
+    raw = [*shown(chat)[:-1], assistant(stored.swipe.text), user("Next.")]
+    assert planned(chat, raw, start).base.messages[at] is stored
+
+
+def on_the_fast_path(chat: Chat, said: Sequence[Said], start: Game) -> Plan:
+    shown_line = Indexes().of(KEY, chat)
+    walk = aligned_walk([(KEY, shown_line)], said, {len(said) - 2})
+    assert walk is not None
+    return plan_on(walk, KEY, [(KEY, chat)], said, start)
 
 
 def test_editing_the_first_user_message_keeps_what_continued_stopped_and_edited_replies_did(

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.request import urlopen
 
 import pytest
 from openai import OpenAI
@@ -221,6 +222,13 @@ class SillyTavern:
         last.swipes[last.chosen].append(reply)
         last.effect.append(reply.text)
 
+    def stored_narrations(self) -> list[str]:
+        """What the proxy's play page (and `GET /games/{chat}`) tells of each GM message."""
+        served = str(self.client.base_url).removesuffix("/v1/")
+        (chat,) = json.load(urlopen(f"{served}/games"))["chats"]
+        story = json.load(urlopen(f"{served}/games/{chat}"))["messages"]
+        return [message["narration"] for message in story if message["role"] == "reply"]
+
     def impersonate(self) -> str:
         """The model writes the player's next line into the input box; no game changes, and no
         tag reaches the player."""
@@ -298,3 +306,15 @@ def test_a_campaign_through_a_sillytavern_shaped_front_end_keeps_the_right_game(
     tavern.delete(-6)
     tavern.delete(-6)  # an exchange in the middle
     tavern.send("Out through the skylight.", ("C", 1))
+
+
+def test_a_continue_is_stored_as_the_client_shows_it_joined(tavern: SillyTavern) -> None:
+    """SillyTavern joins a continuation onto the reply with a space of its own; once a request
+    shows the joined reply, the stored story tells it with the client's white space."""
+    tavern.send("Mira slips down the stairs.", ("A", 1))
+    tavern.continue_last(("B", 1), prefill=False)
+    tavern.send("We climb to the roof.", ("C", 1))
+    tavern.send("We go back inside.", ("D", 1))
+    shown = [message.text for message in tavern.chat if message.role == "assistant"]
+    assert "Word0x1 Word1x0" in shown[1]  # the join, as the client shows it
+    assert tavern.stored_narrations() == shown
