@@ -22,7 +22,7 @@ import httpx2
 from ..game import Game
 from ..stream import ReplyStream
 from .streaming import Relay
-from .turns import AnswerTurn
+from .turns import AnswerTurn, fed_within
 
 
 def _rests(streams: Sequence[ReplyStream[Game]]) -> list[str]:
@@ -86,12 +86,13 @@ class _Reading:
             content = delta.pop("content", None)
             if choice.get("finish_reason"):
                 self.finishes[index] = choice["finish_reason"]
-            piece = self.shown(index, self.streams[index].feed(content) if content else "")
+            fed, over = fed_within(self.streams[index], content or "", self.cap)
+            piece = self.shown(index, fed)
             if piece:
                 delta["content"] = piece
             if delta:
                 shown.append({**choice, "delta": delta, "finish_reason": None})
-            self.cut = self.cut or len(self.streams[index].text) > self.cap
+            self.cut = self.cut or over
         self.done = self.cut
         return [_sse({**chunk, "choices": shown})] if shown else []
 

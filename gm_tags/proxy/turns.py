@@ -109,3 +109,15 @@ class PendingTurn:
 def _turn_of(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
     turn = stream.stop() if stopped else stream.finish()[1]
     return turn
+
+
+def fed_within(stream: ReplyStream[Game], text: str, cap: int) -> tuple[str, bool]:
+    """`text` fed to `stream` as far as the reply stays within `cap` characters (`--max-reply`):
+    the narration that became safe to show, and whether the reply ran past the cap (the rest,
+    a tag closing there included, is never fed: the turn is cut at the cap exactly)."""
+    if not text:
+        return "", False
+    room = cap - len(stream.text)
+    if len(text) <= room:
+        return stream.feed(text), False
+    return (stream.feed(text[:room]) if room > 0 else ""), True

@@ -179,6 +179,26 @@ def test_a_reply_over_the_cap_is_cut_and_kept_as_shown(
     assert len(shown(got)) < 420
 
 
+def test_a_streamed_reply_is_cut_at_the_cap_exactly_even_inside_an_event(
+    proxied: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxied
+    # The tag closes at character 417, in the event that crosses the cap of 400.
+    reply = "a" * 380 + '[clock: name="Alarm raised" tick="1"]' + "b" * 200
+    pieces = [reply[at : at + 50] for at in range(0, len(reply), 50)]
+    upstream.queue.append(streamed((text_block(""), pieces)))
+    got = events(client, "Wait.")
+    summary = got[-2]["gm_tags"]
+    assert summary["stopped"] is True
+    assert shown(got) == summary["narration"] == "a" * 380
+    assert summary["receipts"] == []  # the tag closed past the cut: never applied
+    # A block that starts with text already past the cap.
+    upstream.queue.append(streamed((text_block("c" * 399 + "d" * 11), [])))
+    got = events(client, "Go.")
+    starts = [e["content_block"].get("text", "") for e in got if e["type"] == "content_block_start"]
+    assert "".join(starts) + shown(got) == "c" * 399 + "d"
+
+
 @pytest.mark.parametrize(
     "wrong",
     [

@@ -142,6 +142,23 @@ def test_a_reply_over_the_cap_is_cut_and_kept_as_shown(
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
 
 
+def test_a_streamed_reply_is_cut_at_the_cap_exactly_even_inside_a_chunk(
+    proxy: tuple[TestClient, Scripted],
+) -> None:
+    client, upstream = proxy
+    # Chunks of 50: the tag closes at character 417, in the chunk that crosses the cap of 400.
+    reply = "a" * 380 + '[clock: name="Alarm raised" tick="1"]' + "b" * 200
+    upstream.script({"reply": reply, "chunk": 50})
+    got = streamed(client, {"model": "m", "messages": [USER]})
+    assert summary(got)["stopped"] is True
+    assert narration(got) == summary(got)["narration"] == "a" * 380
+    assert summary(got)["receipts"] == []  # the tag closed past the cut: never applied
+    plain = "c" * 399 + "d" * 11
+    upstream.script({"reply": plain, "chunk": 9})
+    again = streamed(client, {"model": "m", "messages": [{"role": "user", "content": "Go."}]})
+    assert narration(again) == plain[:400]
+
+
 def test_the_usage_chunk_comes_after_the_last_content_chunk_as_it_is(
     proxy: tuple[TestClient, Scripted],
 ) -> None:

@@ -28,7 +28,7 @@ import httpx2
 from ...game import Game
 from ...stream import ReplyStream
 from ..streaming import Relay
-from ..turns import AnswerTurn
+from ..turns import AnswerTurn, fed_within
 
 
 class _Reading:
@@ -99,8 +99,7 @@ class _Reading:
         if block["type"] == "text":
             self.text_blocks.add(index)
             self.open_text = index
-            text = block.get("text") or ""
-            piece = self.shown(self.stream.feed(text) if text else "")
+            piece = self.shown(self._fed(block.get("text") or ""))
             event = {**event, "content_block": {**block, "text": piece}}
         return [*shown, sse(event)]
 
@@ -108,10 +107,14 @@ class _Reading:
         delta = event["delta"]
         if delta["type"] != "text_delta":
             return [sse(event)]  # citations and the like: not the reply's text
-        piece = self.shown(self.stream.feed(delta["text"]))
-        self.cut = len(self.stream.text) > self.cap
-        self.done = self.cut
+        piece = self.shown(self._fed(delta["text"]))
         return [sse({**event, "delta": {**delta, "text": piece}})] if piece else []
+
+    def _fed(self, text: str) -> str:
+        """`text` fed to the reply as far as the cap; past it, the reply is cut and done."""
+        fed, over = fed_within(self.stream, text, self.cap)
+        self.cut = self.done = over
+        return fed
 
     def shown(self, piece: str) -> str:
         """A piece of the narration as the client gets it: the first one after the opening."""
