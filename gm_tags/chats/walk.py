@@ -317,11 +317,11 @@ def best_walk(
 def _users_found(
     chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]]
 ) -> dict[int, set[int]]:
-    """Where the line holds the window's user messages before its first anchor (`anchors`: the
-    conversation indexes and line positions of the replies found), by their text, else
-    (edited) the one the edit keeps most of, at least half, before where the window's next
-    message found is (the latest of those that tie): places to start from, and to tell a
-    deletion there."""
+    """Where the line holds the window's messages before its first anchor (`anchors`: the
+    conversation indexes and line positions of the replies found): a user message by its text,
+    else (edited) the one the edit keeps most of, at least half, before where the window's next
+    message found is (the latest of those that tie), and an assistant message (not held: an
+    edited reply) so too: places to start from, and to tell a deletion there."""
     before = min((index for index, _ in anchors), default=len(said))
     after = max((position for index, position in anchors if index == before), default=None)
     by_text: dict[str, set[int]] = {}
@@ -336,22 +336,35 @@ def _users_found(
             places = by_text.get(bare(text))
             if places is None and looked_for < EDITS_LOOKED_FOR:
                 looked_for += 1
-                places = _edited_user(chat, text, after)
-            if places:
-                found[index] = set(places)
-                after = max(places)
+                places = _edited_at(chat, text, after, "user")
+        elif looked_for < EDITS_LOOKED_FOR:
+            # An assistant message the store does not hold, before the first anchor: a reply
+            # the player edited (or a front-end's own text, which keeps half of none).
+            looked_for += 1
+            places = _edited_at(chat, said[index].text, after, "reply")
+        else:
+            places = None
+        if places:
+            found[index] = set(places)
+            after = max(places)
     return found
 
 
-def _edited_user(chat: Chat, text: str, before: int | None) -> set[int]:
-    """The line's user message before position `before` (anywhere when None) the player edited
-    into `text`: the one the edit keeps most of, when it keeps at least half (players' messages
-    are often alike, `I look around.`: where the window's next message is held tells which)."""
+def _edited_at(chat: Chat, text: str, before: int | None, role: str) -> set[int]:
+    """The line's message of `role` before position `before` (anywhere when None) the player
+    edited into `text`: the one the edit keeps most of (of a reply, of one of its swipes), when
+    it keeps at least half (players' messages are often alike, `I look around.`: where the
+    window's next message is held tells which)."""
     end = len(chat.messages) if before is None else before
     kept_most = (
-        (kept(text, message.swipe.text), position)
-        for position, message in enumerate(chat.messages[:end])
-        if message.role == "user"
+        (
+            max(
+                kept(text, swipe.narration if role == "reply" else swipe.text) for swipe in m.swipes
+            ),
+            at,
+        )
+        for at, m in enumerate(chat.messages[:end])
+        if m.role == role
     )
     most, position = max(kept_most, default=(0.0, -1))
     return {position} if position >= 0 and most >= EDIT_KEEPS else set()

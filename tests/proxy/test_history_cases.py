@@ -204,3 +204,19 @@ def test_a_reply_the_gm_spoke_again_counts_its_tags_as_a_message_of_its_own(
     chat.send([])
     chat.speak_again([("D", 1)])
     chat.continue_last([])  # the second message continued
+
+
+def test_a_window_that_begins_with_an_edited_reply_loses_a_reply_deleted_after_it(
+    chat: ProxyHistory,
+) -> None:
+    """The window's first message is a reply the player edited; the reply after it was deleted
+    (two replies stood together, the user message between them deleted before): the edited reply
+    is found where it stood, so the deletion after it is seen."""
+    chat.delete_at(1)
+    chat.send([("A", 1), ("A", -1), ("D", -1)])
+    chat.delete_at(2)
+    chat.slide(2)
+    chat.send([("C", 1), ("C", 1), ("B", 1)])
+    chat.delete_at(2)  # the reply with the tick on D
+    chat.edit_at(1)  # the first message the next window shows
+    chat.send([])
