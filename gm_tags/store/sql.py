@@ -1,8 +1,9 @@
 """The `Store` interface over SQL, written once for both back-ends: every operation as the
 statements it sends inside one transaction. A back-end says only how it has a transaction
-(SQLite: its one connection under a lock; PostgreSQL: a pooled connection), how a statement
-reaches its driver, how its driver says a chat id is taken, and the two statements its SQL
-spells its own way (the line ids' byte order, the row lock a replace takes).
+(SQLite: one writing connection under a lock, reads on reader connections of their own;
+PostgreSQL: a pooled connection), how a statement reaches its driver, how its driver says a chat
+id is taken, and the two statements its SQL spells its own way (the line ids' byte order, the
+row lock a replace takes).
 
 Every step writes only what changed (the messages from the first one that did) in one
 transaction, so a crash leaves the last committed step whole and no step half-written.

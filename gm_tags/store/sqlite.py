@@ -1,6 +1,10 @@
 """The default store: an embedded SQLite file (WAL, one transaction per step, the schema
 versioned with migrations). Everything it does as SQL is `SqlStore`'s; this module opens the file
 (refusing, untouched, one that is not a gm-tags store) and says SQLite's errors as store errors.
+
+Writes go through one connection, one at a time. Reads go through connections of their own: in
+WAL a reader sees the last commit without waiting for a writer, so a turn's reads do not queue
+behind other turns' commits (each holds the writer for its fsync).
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ class SqliteStore(SqlStore):
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = self._where = str(path)
         self._lock = threading.Lock()
+        # Reader connections not in use now (as many are opened as threads read at once), under
+        # a lock of their own: a read must not wait for the writer's.
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
         _check_before_opening(self.path)
         try:
             self._connection = sqlite3.connect(
@@ -50,8 +59,11 @@ class SqliteStore(SqlStore):
             raise
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
+            self._closed = True
             self._connection.close()
+            while self._readers:
+                self._readers.pop().close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -67,17 +79,38 @@ class SqliteStore(SqlStore):
 
     @contextmanager
     def _reading(self, *, snapshot: bool = False) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._errors_said():
+        with self._errors_said(), self._reader() as reader:
             if not snapshot:
-                yield self._connection
+                yield reader
                 return
-            # One read transaction: another process's step cannot land between the statements.
-            self._connection.execute("BEGIN")
+            # One read transaction: a step committed meanwhile cannot land between the statements.
+            reader.execute("BEGIN")
             try:
-                yield self._connection
+                yield reader
             finally:
-                if self._connection.in_transaction:
-                    self._connection.execute("COMMIT")
+                if reader.in_transaction:
+                    reader.execute("COMMIT")
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        """A reader connection of this thread's alone until the read is done."""
+        with self._readers_lock:
+            if self._closed:
+                raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+            reader = self._readers.pop() if self._readers else None
+        if reader is None:
+            reader = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
+            )
+            reader.execute("PRAGMA query_only=ON")
+        try:
+            yield reader
+        finally:
+            with self._readers_lock:
+                if self._closed or reader.in_transaction:
+                    reader.close()
+                else:
+                    self._readers.append(reader)
 
     def _id_taken(self, error: Exception) -> bool:
         return isinstance(error, sqlite3.IntegrityError)

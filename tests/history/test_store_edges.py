@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,6 +129,32 @@ def test_the_service_answers_a_busy_store_with_503_and_retry_after(
     locked.execute("BEGIN")
     store = SqliteStore(store_file)
     assert Chats(store).open("c").game.clocks[0].filled == 2  # nothing landed
+    store.close()
+
+
+def test_a_read_waits_for_no_step_being_written_and_sees_the_last_committed(
+    tmp_path: Path,
+) -> None:
+    """A turn's reads do not queue behind another turn's commit (each holds the writer for an
+    fsync): they read the store as last committed, a step half-written unseen."""
+    store, _, _ = started(tmp_path / "gm.sqlite")
+    before = store.revision("c")
+    writing, read = threading.Event(), threading.Event()
+
+    def write() -> None:
+        with store._transaction() as db:
+            db.execute("UPDATE chats SET revision = revision + 1 WHERE chat_id = 'c'")
+            writing.set()
+            read.wait(10)  # a read that waited for this step would see it once this gives up
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert writing.wait(10)
+    seen = (store.revision("c"), store.open_chat("c", 64).revision, store.revisions(["c"]))
+    read.set()
+    writer.join()
+    assert seen == (before, before, {"c": before})
+    assert store.revision("c") == before + 1
     store.close()
 
 
