@@ -40,23 +40,31 @@ def started(command: list[str], port: int, health: str, env: dict[str, str] | No
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=env
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # a loaded machine (nice, 2 cores) can take a minute
     while True:
         try:
             if call(port, "GET", health)[0] == 200:
                 return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
+                # A server still running past the deadline is stopped first: reading its
+                # stderr waits for the pipe's end, which a live process never gives.
+                stopped(process, keep_stderr=True)
                 stderr = process.stderr.read().decode() if process.stderr else ""
+                stopped(process)
                 raise RuntimeError(f"{command[:4]} did not start: {stderr}") from None
             time.sleep(0.05)
 
 
-def stopped(process: subprocess.Popen[bytes]) -> None:
+def stopped(process: subprocess.Popen[bytes], keep_stderr: bool = False) -> None:
     if process.poll() is None:
         process.terminate()
-    process.wait(timeout=30)
-    if process.stderr is not None:
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)
+    if process.stderr is not None and not keep_stderr:
         process.stderr.close()
 
 
