@@ -67,8 +67,9 @@ def retell(
         found = _stored(old, place, one.text, elsewhere)
         if found is None and old is not None:
             # None shows it: the player edited a reply of the old line, and what it did stands.
-            place = edited_place(old.messages, place, one.text)
-            found = _edited(old, place, one.text)
+            at = edited_place(old.messages, place, one.text)
+            found = _edited(old, at, one.text, EDIT_KEEPS * (at != place))
+            place = at
         place += 1
         if found is None:
             if budget:
@@ -257,13 +258,14 @@ def _stored(old: Chat | None, place: int, text: str, elsewhere: Sequence[Chat]) 
     return next(iter(cut.values())) if len(cut) == 1 else None
 
 
-def _edited(old: Chat, at: int, text: str) -> _Found | None:
-    """The reply of the old line at `at` as the player edited it into `text`, if one is there."""
+def _edited(old: Chat, at: int, text: str, least: float) -> _Found | None:
+    """The reply of the old line at `at` as the player edited it into `text`, if one is there
+    (keeping at least `least` of it: `edits`)."""
     if at >= len(old.messages) or old.messages[at].role != "reply":
         return None
     message = old.messages[at]
-    if not edits(message, text):
-        return None  # it keeps nothing of it: a reply the proxy never gave out
+    if not edits(message, text, least):
+        return None  # it keeps too little of it: a reply the proxy never gave out
     return _Found(old, at, edited_swipe(message, text), False)
 
 

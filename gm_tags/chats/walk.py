@@ -111,11 +111,14 @@ def walk(
     at: int = 0,
     held: Collection[int] = (),
     passed: set[tuple[int, int]] | None = None,
+    newest: bool = True,
 ) -> Walk:
     """`said` walked against the line from conversation index `first` and line position `at`;
     `held` are the conversation indexes of assistant messages the store holds as replies (in
     any line): such a message is never taken as an edit of the reply at another place. Each
-    place the walk stands at (a conversation index and a line position) is added to `passed`."""
+    place the walk stands at (a conversation index and a line position) is added to `passed`.
+    On the `newest` line of those read, an edited reply keeps anything of the one at its place;
+    on an older line, half of it (`edits`)."""
     messages = chat.messages
     index, position, end = first, at, at
     replies: list[Matched] = []
@@ -144,8 +147,8 @@ def walk(
             shown = showing(message, one.text)
             if shown is None and index in held:
                 break  # a reply stored at another place: this one was deleted, not edited
-            if shown is None and not edits(message, one.text):
-                break  # it keeps nothing of the reply here: another reply (cut), or new text
+            if shown is None and not edits(message, one.text, EDIT_KEEPS * (not newest)):
+                break  # it keeps too little of the reply here: another reply (cut), or new text
             if shown is None and edited_place(messages, position, one.text) != position:
                 break  # an edit of a later reply: the messages between were deleted
             edited += shown is None
@@ -209,9 +212,14 @@ def edited_swipe(message: Message, text: str) -> int:
     return message.selected if alike[message.selected] == most else alike.index(most)
 
 
-def edits(message: Message, text: str) -> bool:
-    """Whether `text` can be `message` edited: it keeps something of one of its swipes."""
-    return any(likeness(text, swipe.narration) > 0 for swipe in message.swipes)
+def edits(message: Message, text: str, least: float = 0.0) -> bool:
+    """Whether `text` can be `message` edited: it keeps at least `least` of one of its swipes
+    (and something). Anything, for the reply at the message's own place (a player may rewrite a
+    reply nearly whole and what it did stands); half, for a reply at another place or on another
+    line: unrelated replies share a few runs of four characters by chance (`ther`, `ing,`)."""
+    return any(
+        (share := kept(text, swipe.narration)) > 0 and share >= least for swipe in message.swipes
+    )
 
 
 def edited_place(messages: Sequence[Message], position: int, text: str) -> int:
@@ -307,7 +315,8 @@ def best_walk(
                 continue
             if _skips(chat, first, at, known, held):
                 continue
-            tried = walk(line, chat, said, first, at, held, passed)
+            newest = order == len(lines) - 1
+            tried = walk(line, chat, said, first, at, held, passed, newest)
             ranked = (tried.score(), order, tried.to_the_end, -rank)
             if best_rank is None or ranked > best_rank:
                 best, best_rank = tried, ranked

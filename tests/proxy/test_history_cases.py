@@ -5,6 +5,7 @@ visible history implies."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -220,3 +221,32 @@ def test_a_window_that_begins_with_an_edited_reply_loses_a_reply_deleted_after_i
     chat.delete_at(2)  # the reply with the tick on D
     chat.edit_at(1)  # the first message the next window shows
     chat.send([])
+
+
+def test_an_edited_reply_is_not_taken_for_another_that_shares_a_few_letters_with_it(
+    chat: ProxyHistory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reply's words begin alike (`Wdead...`), as unrelated replies share runs of four
+    characters by chance: an edited reply (it keeps all of its own) is not taken for an edit
+    of the one that stood at its place on another line, which it keeps a few runs of."""
+
+    def alike(machine: ProxyHistory, at: int) -> str:
+        said = f"{machine.example}/{machine.words}/{at}".encode()
+        return "Wdead" + hashlib.sha256(said).hexdigest()[:12]
+
+    monkeypatch.setattr(ProxyHistory, "word", alike)
+    chat.regenerate([("B", 1), ("B", 1), ("D", 1)])
+    chat.delete_at(1)
+    chat.send([])
+    chat.delete_at(1)
+    chat.delete_at(1)
+    chat.send([("B", -1), ("A", 1)])
+    chat.slide(2)
+    chat.edit_at(3)
+    chat.continue_last([("B", 1)])
+    chat.send([("D", -1), ("B", 1), ("C", 1)])
+    chat.delete_at(1)
+    chat.edit_at(1)
+    chat.delete_at(1)
+    chat.edit_at(1)  # the reply at the place the first one stood at on another line
+    chat.send([("D", 1)])
