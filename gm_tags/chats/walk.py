@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..history import Chat, Message, Swipe
-from .transcript import Said, bare, same
+from .transcript import Said, bare, key_of, same
 
 # How far on in a line the reply an edited message stands for is looked for.
 EDIT_REACH = 64
@@ -117,8 +117,8 @@ def walk(
     `held` are the conversation indexes of assistant messages the store holds as replies (in
     any line): such a message is never taken as an edit of the reply at another place. Each
     place the walk stands at (a conversation index and a line position) is added to `passed`.
-    On the `newest` line of those read, an edited reply keeps anything of the one at its place;
-    on an older line, half of it (`edits`)."""
+    On the `newest` line read of its chat, an edited reply keeps anything of the one at its
+    place; on an older line, half of it (`edits`)."""
     messages = chat.messages
     index, position, end = first, at, at
     replies: list[Matched] = []
@@ -298,6 +298,7 @@ def best_walk(
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
+    newest = {key_of(line): line for line, _ in lines}  # each chat's line started last
     best: Walk | None = None
     best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
@@ -315,8 +316,7 @@ def best_walk(
                 continue
             if _skips(chat, first, at, known, held):
                 continue
-            newest = order == len(lines) - 1
-            tried = walk(line, chat, said, first, at, held, passed, newest)
+            tried = walk(line, chat, said, first, at, held, passed, newest[key_of(line)] == line)
             ranked = (tried.score(), order, tried.to_the_end, -rank)
             if best_rank is None or ranked > best_rank:
                 best, best_rank = tried, ranked
