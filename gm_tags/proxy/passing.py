@@ -13,6 +13,7 @@ from ..game import Game
 from ..pipeline import Turn
 from ..stream import ReplyStream
 from .chats import not_stored
+from .turns import ended_turn
 
 
 class PassedTurn:
@@ -30,7 +31,7 @@ class PassedTurn:
     def land(self, stopped: bool) -> None:
         """The choices end (`stopped`: as far as they were shown); nothing is written."""
         if not self._turns:
-            self._turns = [s.stop() if stopped else s.finish()[1] for s in self.streams]
+            self._turns = [ended_turn(stream, stopped) for stream in self.streams]
 
     def settle(self) -> None:
         """Nothing waits for an answer that writes nothing."""

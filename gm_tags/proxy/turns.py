@@ -78,7 +78,7 @@ class PendingTurn:
                 if not self.written:
                     self.written = True
                     if any(stream.text for stream in self.streams):
-                        replies = [(s.text, _turn_of(s, stopped)) for s in self.streams]
+                        replies = [(s.text, ended_turn(s, stopped)) for s in self.streams]
                         self.landed = self.chats.land(self.named, self.said, self.plan, replies)
             finally:
                 self.settle()
@@ -106,9 +106,9 @@ class PendingTurn:
         return outcomes_line(receipt.to_dict() for receipt in turn.receipts)
 
 
-def _turn_of(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
-    turn = stream.stop() if stopped else stream.finish()[1]
-    return turn
+def ended_turn(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:
+    """The turn of a stream that ended (`stopped`: cut off where it was)."""
+    return stream.stop() if stopped else stream.finish()[1]
 
 
 def fed_within(stream: ReplyStream[Game], text: str, cap: int) -> tuple[str, bool]:
