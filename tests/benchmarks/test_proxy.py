@@ -1,8 +1,9 @@
 """What the proxy adds to the wait of a streaming client, measured in the same run: the heavy reply
 (4 KB, 40 tags) streamed in 4-character chunks by the test model server on loopback, read with
-the official `openai` client straight from that server and through a real `gm-tags proxy`
+the official `openai` client straight from that server, through a bare pass-through hop (the
+floor of any Python hop: `tests.benchmarks.passthrough`) and through a real `gm-tags proxy`
 process, in turn, round after round. Reported: the median wait for the first narration token
-and for the last, each way, and what the proxy adds.
+and for the last, each way, and what the hop and the proxy add.
 
 Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
 """
@@ -10,19 +11,34 @@ Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
 from __future__ import annotations
 
 import statistics
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from openai import OpenAI
 
 from tests.benchmarks.test_grammar import HEAVY
-from tests.proxy.conftest import Upstream
+from tests.proxy.conftest import Upstream, started, stopped
 from tests.proxy.conftest import proxy_url as proxy_url  # the fixtures
 from tests.proxy.conftest import upstream as upstream
+from tests.service.server import free_port
 
 ROUNDS = 15
+
+
+@pytest.fixture(scope="module")
+def floor_url(upstream: Upstream) -> Iterator[str]:
+    """The bare pass-through hop to the same upstream, on the same server and client."""
+    port = free_port()
+    command = [sys.executable, "-m", "tests.benchmarks.passthrough", upstream.url, str(port)]
+    process = started(command, port, "/health")
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        stopped(process)
 
 
 def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, float]:
@@ -41,18 +57,22 @@ def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, floa
 
 
 def test_proxy_streaming_waits(
-    benchmark: Any, upstream: Upstream, proxy_url: str, request: pytest.FixtureRequest
+    benchmark: Any,
+    upstream: Upstream,
+    proxy_url: str,
+    floor_url: str,
+    request: pytest.FixtureRequest,
 ) -> None:
-    direct = OpenAI(base_url=upstream.url, api_key="k", max_retries=0)
-    proxied = OpenAI(base_url=proxy_url, api_key="k", max_retries=0)
-    request.addfinalizer(direct.close)
-    request.addfinalizer(proxied.close)
-    measured: dict[str, list[tuple[float, float]]] = {"direct": [], "proxy": []}
+    urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
+    clients = {way: OpenAI(base_url=url, api_key="k", max_retries=0) for way, url in urls.items()}
+    for client in clients.values():
+        request.addfinalizer(client.close)
+    measured: dict[str, list[tuple[float, float]]] = {way: [] for way in urls}
 
     def rounds() -> None:
         for at in range(ROUNDS):
-            measured["direct"].append(waits(direct, upstream, f"Round {at}."))
-            measured["proxy"].append(waits(proxied, upstream, f"Benchmark round {at}."))
+            for way, client in clients.items():
+                measured[way].append(waits(client, upstream, f"Benchmark {way} round {at}."))
 
     benchmark.pedantic(rounds, rounds=1, iterations=1)
     medians = {
@@ -61,16 +81,13 @@ def test_proxy_streaming_waits(
     }
     added_first = medians["proxy"][0] - medians["direct"][0]
     added_last = medians["proxy"][1] - medians["direct"][1]
-    benchmark.extra_info.update(
-        {
-            "direct_first_ms": medians["direct"][0] * 1000,
-            "direct_last_ms": medians["direct"][1] * 1000,
-            "proxy_first_ms": medians["proxy"][0] * 1000,
-            "proxy_last_ms": medians["proxy"][1] * 1000,
-        }
-    )
+    floor_first = medians["floor"][0] - medians["direct"][0]
+    for way, (first, last) in medians.items():
+        benchmark.extra_info[f"{way}_first_ms"] = first * 1000
+        benchmark.extra_info[f"{way}_last_ms"] = last * 1000
     print(
-        f"\nfirst token: direct {medians['direct'][0] * 1000:.1f} ms, proxy "
+        f"\nfirst token: direct {medians['direct'][0] * 1000:.1f} ms, bare hop "
+        f"{medians['floor'][0] * 1000:.1f} ms (+{floor_first * 1000:.1f} ms), proxy "
         f"{medians['proxy'][0] * 1000:.1f} ms (+{added_first * 1000:.1f} ms); last token: direct "
         f"{medians['direct'][1] * 1000:.1f} ms, proxy {medians['proxy'][1] * 1000:.1f} ms "
         f"(+{added_last * 1000:.1f} ms, {medians['proxy'][1] / medians['direct'][1]:.2f}x)"
