@@ -14,16 +14,21 @@ reply, a reply shown as its raw text) is left to the full walk:
 - every message matches the line's at its place, from the line's start, as shown whole (the
   chosen swipe's narration): the walk from the line's start matches them all and nothing is
   edited;
-- a walk on any line read that reached further would have to match the new player's message:
-  no line read holds a user message of that text, and none can begin there (the line's last
-  message is a reply the store's index found);
+- a walk on any line read that reached further would have to match the new player's message,
+  and the reply before it: no line read holds a user message of that text right after a reply
+  that shows the transcript's last one (a player's `Go on.` said before follows other replies),
+  and no walk can begin at the new message (the line's last message is a reply the store's
+  index found);
 - a line started later wins a tie: none holds the transcript's latest user message.
+
+The line's last reply may be shown as another of its swipes, whole (the client swiped back to
+it): the walk chooses that swipe, as the full walk does.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,7 +37,7 @@ from typing import overload
 from ..history import Chat
 from ..history_pages import first_change
 from .transcript import Role, Said, bare, roles_of, texts_of
-from .walk import Matched, Walk
+from .walk import Matched, Walk, respaced_from, showing
 
 # How many lines' indexes are kept (a line read again after that is indexed again).
 KEPT = 256
@@ -42,14 +47,15 @@ KEPT = 256
 class Shown:
     """What a line shows: its messages other than events, by place (`positions`), each one's
     role and text as the client was given it (a user's text, a reply's chosen narration) and
-    that text bare; and how many of its user messages show each bare text."""
+    that text bare; and where (the index in these lists) its user messages show each bare
+    text."""
 
     chat: Chat
     positions: list[int] = field(default_factory=list)
     roles: list[Role] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     bares: list[str] = field(default_factory=list)
-    users: Counter[str] = field(default_factory=Counter)
+    users: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, chat: Chat, first: int) -> None:
         """The index of `chat`, whose messages before `first` are the ones indexed now."""
@@ -59,7 +65,7 @@ class Shown:
             self.texts.pop()
             gone = self.bares.pop()
             if self.roles.pop() == "user":
-                self.users[gone] -= 1
+                self.users[gone].pop()
         for position in range(first, len(chat.messages)):
             message = chat.messages[position]
             if message.role == "event":
@@ -71,10 +77,21 @@ class Shown:
             self.texts.append(text)
             self.bares.append(bare(text))
             if not reply:
-                self.users[self.bares[-1]] += 1
+                self.users.setdefault(self.bares[-1], []).append(len(self.bares) - 1)
 
     def holds_user(self, text: str) -> bool:
-        return self.users[bare(text)] > 0
+        return bool(self.users.get(bare(text)))
+
+    def says_after(self, reply: str, user: str) -> bool:
+        """Whether a user message of text `user` comes right after (events aside) a reply that
+        shows `reply` (any of its swipes, whole or cut, as a walk matches it): where a walk
+        could match both."""
+        for at in self.users.get(bare(user), ()):
+            if at and self.roles[at - 1] == "assistant":
+                before = self.chat.messages[self.positions[at - 1]]
+                if showing(before, reply) is not None:
+                    return True
+        return False
 
 
 class Indexes:
@@ -129,13 +146,16 @@ def _reaches_no_further(
 ) -> bool:
     """Whether no walk can match the new player's message after the line (and so reach further
     than `found`): it would match it as a line's user message by its text, or, where a window
-    begins with it, as one the player edited. No line read holds its text; and the walk's last
-    message is a reply the store's index found (`held`), which a walk that begins at the new
-    message would pass over without holding it, so it is not walked (`walk._skips`)."""
+    begins with it, as one the player edited. The walk's last message is a reply the store's
+    index found (`held`): a walk never begins after it (the places a walk begins at are counted
+    back from the replies found, or come before the first), and never takes it as an edited
+    reply; so a walk that matches the new message matched that reply, as shown, just before it.
+    No line read holds the new message's text right after a reply that shows it."""
     last = found.matched - 1
     if said[last].role != "assistant" or last not in held:
         return False
-    return not any(index.holds_user(said[-1].text) for _, index in lines)
+    reply, user = said[last].text, said[-1].text
+    return not any(index.says_after(reply, user) for _, index in lines)
 
 
 def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
@@ -163,19 +183,28 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
     if roles_of(said)[:matched] != roles:
         return None
     respaced: list[int] = []  # replies the client shows with white space of its own
+    swiped: dict[int, int] = {}  # the line's last reply, shown as another of its swipes
     if texts_of(said)[:matched] != texts:
         for index in range(matched - 1, -1, -1):
             text = said[index].text
-            if text != texts[index]:
-                if bare(text) != shown.bares[index]:
-                    return None
+            if text == texts[index]:
+                continue
+            if bare(text) == shown.bares[index]:
                 if roles[index] == "assistant":
                     respaced.append(index)
+                continue
+            last = shown.positions[index] == len(messages) - 1
+            found = showing(messages[shown.positions[index]], text) if last else None
+            if roles[index] != "assistant" or found is None or found[1]:
+                return None
+            swiped[index] = found[0]
+            if respaced_from(messages[shown.positions[index]].swipes[found[0]], text):
+                respaced.append(index)
     end = shown.positions[matched - 1] + 1
     reached = end
     while reached < len(messages) and messages[reached].role == "event":
         reached += 1
-    replies = _AsChosen(shown, said, matched)
+    replies = _AsChosen(shown, said, matched, swiped)
     respaced_replies = tuple(replies.made(index) for index in reversed(respaced))
     return Walk(
         line,
@@ -193,11 +222,14 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
 
 
 class _AsChosen(Sequence[Matched]):
-    """The replies an aligned walk matched, each the line's chosen swipe shown whole, made when
-    asked for (a plan reads the last one)."""
+    """The replies an aligned walk matched, each the line's chosen swipe shown whole (or the
+    swipe `swiped` says, by conversation index), made when asked for (a plan reads the last
+    one)."""
 
-    def __init__(self, shown: Shown, said: Sequence[Said], matched: int) -> None:
-        self._shown, self._said, self._matched = shown, said, matched
+    def __init__(
+        self, shown: Shown, said: Sequence[Said], matched: int, swiped: dict[int, int]
+    ) -> None:
+        self._shown, self._said, self._matched, self._swiped = shown, said, matched, swiped
 
     @cached_property
     def _at(self) -> list[int]:
@@ -225,5 +257,7 @@ class _AsChosen(Sequence[Matched]):
 
     def made(self, index: int) -> Matched:
         position = self._shown.positions[index]
-        selected = self._shown.chat.messages[position].selected
-        return Matched(position, selected, self._said[index].text, False)
+        swipe = self._swiped.get(index)
+        if swipe is None:
+            swipe = self._shown.chat.messages[position].selected
+        return Matched(position, swipe, self._said[index].text, False)

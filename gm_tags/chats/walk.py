@@ -65,7 +65,8 @@ class Walk:
     replies: Sequence[Matched]
     edited: int
     reworded: bool = False
-    # Every reply matched is the one the line chose, shown whole (known when it was found).
+    # Every reply matched before the line's last message is the one the line chose, shown
+    # whole (known when it was found): none departs.
     as_chosen: bool = False
     # The replies shown whole whose text is the stored narration but for white space.
     respaced: Sequence[Matched] = ()

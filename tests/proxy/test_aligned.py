@@ -135,37 +135,59 @@ steps = st.lists(
 )
 
 
+CHANGES = (
+    *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
+    *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
+)
+
+
 @st.composite
 def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
+    change = draw(st.sampled_from(CHANGES))
     base = tuple(draw(steps))
+    if change == "swipe":
+        base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
     chats = [built(base)]
-    for _ in range(draw(st.integers(0, 2))):
+    for _ in range(draw(st.integers(0, 1 if change == "swipe" else 2))):
         # A fork: a line that shares the start of an earlier one and goes on its own way.
         shared = draw(st.integers(0, len(base)))
         chats.append(built(base[:shared] + tuple(draw(steps))))
+    if change == "next":
+        # A line that stops where the first one goes on (the player deleted the rest there),
+        # whose player says again what came next: mostly at a reply the first one answered.
+        answered = [
+            at
+            for at in range(1, len(base))
+            if base[at][0] == "user" and built(base[:at]).messages[-1].role == "reply"
+        ]
+        chats.append(built(base[: draw(st.sampled_from(answered or [len(base)]))]))
     lines = [(KEY if n == 0 else f"{KEY}:{n + 1}", chat) for n, chat in enumerate(chats)]
-    said = shown(draw(st.sampled_from(chats)))
-    change = draw(
-        st.sampled_from(
-            [
-                "reply",
-                "reply",
-                "reply",
-                "regenerate",
-                "continue",
-                "new",
-                "edit",
-                "delete",
-                "slide",
-                "cut",
-                "spaced",
-                "repeat",
-            ]
+    chosen = {"next": chats[-1], "swipe": chats[0]}.get(change) or draw(st.sampled_from(chats))
+    said = shown(chosen)
+    last = chosen.messages[-1] if chosen.messages else None
+    if change == "swipe" and last is not None and last.role == "reply":
+        # The client swiped back to another swipe of the last reply (maybe spaced its own way),
+        # then went on with a line of its own, one said before, or a continue.
+        other = last.swipes[draw(st.integers(0, len(last.swipes) - 1))]
+        said[-1] = Said(
+            "assistant", draw(st.sampled_from([other.narration, f" {other.narration}"]))
         )
-    )
+        change = draw(st.sampled_from(["reply", "repeat", "continue"]))
+    if change == "next":
+        # The player says what another line holds next (a line that went on from here).
+        held = [shown(chat) for _, chat in lines]
+        ahead = [
+            one[len(said)] for one in held if len(one) > len(said) and one[: len(said)] == said
+        ]
+        said.append(draw(st.sampled_from([*ahead, Said("user", "A new line.")])))
     if change in ("reply", "new", "edit", "delete", "slide", "cut", "spaced", "repeat") or not said:
+        # Said again: a line of the players' own, or one some line read holds.
+        again = [
+            *SAID_AGAIN,
+            *(m.swipe.text for _, c in lines for m in c.messages if m.role == "user"),
+        ]
         said.append(
-            Said("user", "A new line." if change != "repeat" else draw(st.sampled_from(SAID_AGAIN)))
+            Said("user", "A new line." if change != "repeat" else draw(st.sampled_from(again)))
         )
     if change == "regenerate" and said and said[-1].role == "assistant":
         said.pop()
@@ -219,9 +241,30 @@ def test_a_reply_a_regenerate_and_a_continue_take_the_fast_path(line: Chat) -> N
     assert regenerate is not None and continued is not None and spaced is not None
 
 
+def test_a_players_line_said_before_takes_the_fast_path(line: Chat) -> None:
+    # Said before, but never right after a reply that shows the last one: no walk goes further.
+    for again in ("We wait.", "Run!", "  Mira   climbs."):
+        found = compared([(KEY, line)], [*shown(line), Said("user", again)])
+        assert found is not None and found.matched == len(shown(line))
+
+
+def test_the_last_reply_shown_as_another_swipe_takes_the_fast_path(line: Chat) -> None:
+    swiped = grown(line, ("regenerate", 2))  # the last reply: "The rain falls. More." and another
+    said = shown(swiped)
+    said[-1] = Said("assistant", "The rain falls. More.")
+    found = compared([(KEY, swiped)], [*said, Said("user", "A new line.")])
+    assert found is not None and found.replies[-1].swipe == 0
+    plan = plan_on(found, KEY, [(KEY, swiped)], [*said, Said("user", "A new line.")], start())
+    assert plan.action == "reply" and plan.base.messages[-1].selected == 0
+
+
 def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
-    # The new line was said before: a walk from further on may match it too.
-    assert compared([(KEY, line)], [*shown(line), Said("user", "We wait.")]) is None
+    # The new line was said right after a reply that shows the last one (whole, or cut short
+    # where the client cut it): a walk from that reply matches it too.
+    again = grown(grown(line, ("user", 1)), ("reply", 0))  # ... "Mira climbs." "The rain falls."
+    assert compared([(KEY, again)], [*shown(again), Said("user", "Mira climbs.")]) is None
+    cut = grown(grown(line, ("user", 5)), ("reply", 0))  # "The rain falls. More." "We wait here."
+    assert compared([(KEY, cut)], [*shown(cut), Said("user", "We wait here.")]) is None
     # A line started later holds the same transcript: it would win.
     later = grown(line, ("user", 2))
     assert (
