@@ -5,6 +5,7 @@ before it listens (`ready_to_listen`) and to run (`run_server`)."""
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -13,6 +14,12 @@ from .options import port, positive, seconds, taken, upstream
 
 if TYPE_CHECKING:
     from ..guard.options import Access
+
+# The allocations (less deallocations) between two young collections of a server process: 700
+# by default. Fewer, larger collections cost less in all: in 15 replies streamed through the
+# proxy, 19 young collections and one of the middle generation (10-20 ms in all, up to 11 ms
+# each) at 700, two young ones (9-15 ms, up to 8 ms each) at 5,000.
+YOUNG_COLLECTION = 5_000
 
 
 def add_commands(commands: Commands) -> None:
@@ -225,6 +232,7 @@ def needs_extra(command: str, extra: str) -> int:
 def run_server(app: Any, args: argparse.Namespace) -> int:
     import uvicorn
 
+    _settle_the_heap()
     # Open event streams (a play page left open) must not hold a stopping server: 3 s at most.
     uvicorn.run(
         app,
@@ -234,3 +242,13 @@ def run_server(app: Any, args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
     )
     return OK
+
+
+def _settle_the_heap() -> None:
+    """What the server loaded before it listens (the modules, the ruleset, the app) put out of
+    the garbage collector's way: it lives as long as the process, and a full collection scans it
+    all (one took the proxy 110-210 ms in a benchmark run of 135 replies; none with it frozen).
+    Young collections come less often (`YOUNG_COLLECTION`)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
