@@ -152,13 +152,18 @@ class Hop:
         self,
         upstream: Upstream,
         path: str,
-        body: Mapping[str, Any],
+        body: Mapping[str, Any] | bytes,
         headers: Mapping[str, str],
         *,
         stream: bool,
     ) -> httpx2.Response:
-        """The upstream's answer to `body` at `path` (its body still to read when streaming)."""
-        outgoing = upstream.client.build_request("POST", path, json=body, headers=headers)
+        """The upstream's answer to `body` at `path` (its body still to read when streaming);
+        a body given as bytes is JSON written already (`gm_tags.proxy.spliced`)."""
+        if isinstance(body, bytes):
+            headers = {**headers, "content-type": "application/json"}
+            outgoing = upstream.client.build_request("POST", path, content=body, headers=headers)
+        else:
+            outgoing = upstream.client.build_request("POST", path, json=body, headers=headers)
         return await upstream.client.send(outgoing, stream=stream)
 
     async def answer(
@@ -166,7 +171,7 @@ class Hop:
         wire: Wire,
         upstream: Upstream,
         turn: AnswerTurn,
-        body: Mapping[str, Any],
+        body: Mapping[str, Any] | bytes,
         headers: Mapping[str, str],
         *,
         stream: bool,

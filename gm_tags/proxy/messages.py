@@ -4,8 +4,11 @@ places, and nothing else changed.
 - The stable system section (rules, guidance, the rules reference cut to the token budget) goes
   where a provider's prompt cache, which keys on the opening of the prompt, keeps it turn after
   turn: in chat completions, a system message of its own right after the client's leading
-  system messages (`upstream_messages`); in Anthropic's Messages, a block after the client's
+  system messages (`upstream_body`); in Anthropic's Messages, a block after the client's
   own `system` blocks (`gm_tags.proxy.protocols.anthropic`).
+- Nothing else changes: the chat-completions body the upstream gets is the client's own text with
+  those messages written in (`gm_tags.proxy.spliced`), and the outcomes lines the proxy showed
+  taken off the replies (`gm_tags.proxy.outcomes`).
 - The per-turn reminder (what did not happen last turn, the commands, the clocks, a sheet block
   per character and the party block) goes at the end of the latest user message, after a blank
   line, where the model reads it last (`with_reminder`, for either protocol: a message's
@@ -18,38 +21,72 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..game import Game
+from .outcomes import may_show, showing, unshown_at
+from .spliced import Read
 
 SYSTEM_ROLES = ("system", "developer")
 
 
-def upstream_messages(
+def upstream_body(read: Read, game: Game, budget: int | None) -> bytes | dict[str, Any]:
+    """The chat-completions body the upstream gets, for a request read as `read`: the client's
+    own text with the few messages that change written in (`spliced`), or, when they cannot
+    be found in it cheaply, its value with them (to be written again whole)."""
+    messages = read.value["messages"]
+    # The model reads its replies as it wrote them (`outcomes`).
+    shown = showing(messages) if may_show(read.text) else []
+    replaced = {at: unshown_at(messages[at]) for at in shown}
+    replaced.update(reminded(messages, game.reminder()))
+    inserted = _system(messages, game, budget)
+    spliced = read.spliced(replaced, inserted)
+    if spliced is not None:
+        return spliced
+    return {**read.value, "messages": _changed(messages, replaced, inserted)}
+
+
+def _system(
     messages: Sequence[Mapping[str, Any]], game: Game, budget: int | None
-) -> list[Mapping[str, Any]]:
-    """The chat-completions messages the upstream gets. The client's are passed on as they are
-    (no copy of a long transcript): only the latest user message is a new one, with the
-    reminder."""
-    forwarded = with_reminder(messages, game.reminder())
+) -> dict[int, Mapping[str, Any]]:
+    """The system section's message, by where it goes: after the client's leading system
+    messages (none when the section is empty)."""
     leading = 0
-    while leading < len(forwarded) and forwarded[leading].get("role") in SYSTEM_ROLES:
+    while leading < len(messages) and messages[leading].get("role") in SYSTEM_ROLES:
         leading += 1
     system = game.system_prompt(budget).text
-    if system:
-        forwarded.insert(leading, {"role": "system", "content": system})
-    return forwarded
+    return {leading: {"role": "system", "content": system}} if system else {}
+
+
+def _changed(
+    messages: Sequence[Mapping[str, Any]],
+    replaced: Mapping[int, Mapping[str, Any]],
+    inserted: Mapping[int, Mapping[str, Any]],
+) -> list[Mapping[str, Any]]:
+    """The messages with `replaced` ones and `inserted` ones (each before the message at its
+    place) in."""
+    changed = list(messages)
+    for at, message in replaced.items():
+        changed[at] = message
+    for at in sorted(inserted, reverse=True):
+        changed.insert(at, inserted[at])
+    return changed
 
 
 def with_reminder(messages: Sequence[Mapping[str, Any]], reminder: str) -> list[Mapping[str, Any]]:
     """The messages with `reminder` at the end of the latest user message (a new message; the
     others are the client's own)."""
-    forwarded = list(messages)
+    return _changed(messages, reminded(messages, reminder), {})
+
+
+def reminded(messages: Sequence[Mapping[str, Any]], reminder: str) -> dict[int, Mapping[str, Any]]:
+    """The latest user message with `reminder` at its end, by its place (none when there is
+    no user message or no reminder)."""
     latest = next(
-        (at for at in range(len(forwarded) - 1, -1, -1) if forwarded[at].get("role") == "user"),
+        (at for at in range(len(messages) - 1, -1, -1) if messages[at].get("role") == "user"),
         None,
     )
-    if reminder and latest is not None:
-        message = forwarded[latest]
-        forwarded[latest] = {**message, "content": _with_reminder(message.get("content"), reminder)}
-    return forwarded
+    if not reminder or latest is None:
+        return {}
+    message = messages[latest]
+    return {latest: {**message, "content": _with_reminder(message.get("content"), reminder)}}
 
 
 def _with_reminder(content: object, reminder: str) -> object:

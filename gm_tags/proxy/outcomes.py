@@ -58,8 +58,22 @@ def without_outcomes(text: str) -> str:
 def unshown(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The messages with the outcomes lines taken off the assistant messages' text, as the model
     wrote them (the line was the player's; a model shown it would write its own). Only a
-    message that holds one is new; a list of parts keeps its other parts."""
-    return [_unshown(message) if _shows(message) else message for message in messages]
+    message that holds one is new (`unshown_at`); a list of parts keeps its other parts."""
+    told = list(messages)
+    for at in showing(messages):
+        told[at] = unshown_at(messages[at])
+    return told
+
+
+def showing(messages: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Where the assistant messages that hold an outcomes line are."""
+    return [at for at, message in enumerate(messages) if _shows(message)]
+
+
+def may_show(text: str) -> bool:
+    """Whether a request's JSON text may hold an outcomes line (its mark, as it is or escaped):
+    most hold none, and their messages are not looked at one by one for it."""
+    return MARK[0] in text or "\\u2699" in text
 
 
 def _shows(message: Mapping[str, Any]) -> bool:
@@ -73,7 +87,7 @@ def _shows(message: Mapping[str, Any]) -> bool:
     )
 
 
-def _unshown(message: Mapping[str, Any]) -> Mapping[str, Any]:
+def unshown_at(message: Mapping[str, Any]) -> Mapping[str, Any]:
     content = message.get("content")
     if isinstance(content, str):
         return {**message, "content": without_outcomes(content)}

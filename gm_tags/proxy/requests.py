@@ -14,7 +14,9 @@ from starlette.requests import Request
 
 from ..settings import MAX_BODY_BYTES
 from ..text import lone_surrogate_at
+from . import spliced
 from .failures import INVALID, ProxyError
+from .spliced import NotJSON, Read
 
 # As many choices as one request may ask for (`n`): each is applied and stored as a swipe.
 MAX_CHOICES = 8
@@ -51,16 +53,23 @@ def json_object(raw: bytes) -> dict[str, Any]:
     """The request's body, if it is a JSON object."""
     try:
         body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise Refused(400, "the request body is not JSON") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request body is a JSON object")
     return body
 
 
-def checked(raw: bytes) -> dict[str, Any]:
-    """The request's JSON body, if it is a chat-completions request the proxy can take."""
-    body = json_object(raw)
+def checked(raw: bytes) -> Read:
+    """The request's body read (`spliced.read`: the value and where its messages stand in its
+    text), if it is a chat-completions request the proxy can take."""
+    try:
+        read = spliced.read(raw)
+    except NotJSON:
+        raise Refused(400, "the request body is not JSON") from None
+    body = read.value
+    if not isinstance(body, dict):
+        raise Refused(400, "the request body is a JSON object")
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Refused(400, "messages must be a list of one or more messages", "messages")
@@ -72,7 +81,8 @@ def checked(raw: bytes) -> dict[str, Any]:
             or message.get("role") not in ROLES
         ):
             _check_message(message, f"messages[{at}]")
-    where = lone_surrogate_at(messages, "messages") if _may_hold_surrogate(raw) else None
+    # Anywhere in the body: its text goes upstream as it came (`spliced`).
+    where = lone_surrogate_at(body) if _may_hold_surrogate(raw) else None
     if where is not None:
         raise Refused(400, f"{where[0]} {where[1]}", where[0])
     n = body.get("n", 1)
@@ -92,7 +102,7 @@ def checked(raw: bytes) -> dict[str, Any]:
     options = body.get("stream_options")
     if options is not None and not isinstance(options, dict):
         raise Refused(400, "stream_options must be an object", "stream_options")
-    return body
+    return read
 
 
 def _may_hold_surrogate(raw: bytes) -> bool:

@@ -5,7 +5,7 @@ transport): fast enough for property tests, and able to send chunks no real serv
 N}` (streamed in N-character pieces when the request streams), `{"replies": [TEXT, ...]}` (one
 per choice, `n` > 1), or `{"raw": [CHUNK, ...]}` (stream chunks sent as they are: objects as
 JSON, strings as they stand, then `[DONE]` unless `"done": false`). `Scripted.seen` holds the
-bodies the upstream got.
+bodies the upstream got (`Scripted.sent`, as bytes).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class Scripted(httpx2.AsyncBaseTransport):
     def __init__(self) -> None:
         self.queue: list[dict[str, Any]] = []
         self.seen: list[dict[str, Any]] = []
+        self.sent: list[bytes] = []
 
     def script(self, *steps: dict[str, Any]) -> None:
         self.queue.extend(steps)
@@ -44,7 +45,8 @@ class Scripted(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method == "GET":
             return httpx2.Response(200, json={"object": "list", "data": []})
-        body = json.loads(await request.aread())
+        self.sent.append(await request.aread())
+        body = json.loads(self.sent[-1])
         self.seen.append(body)
         step = self.queue.pop(0) if self.queue else {"reply": "Nothing happens."}
         n = body.get("n") or 1

@@ -59,6 +59,8 @@ def stored(db: Path) -> list[str]:
         {"model": "m", "messages": [USER], "logprobs": True},
         {"model": "m", "messages": [USER], "top_logprobs": 2},
         {"model": "m", "messages": [{"role": "user", "content": "\ud800"}]},
+        {"model": "m", "messages": [USER], "user": "\udfff"},
+        {"model": "m", "messages": [USER], "temperature": float("nan")},
     ],
     ids=[
         "no-messages",
@@ -72,6 +74,8 @@ def stored(db: Path) -> list[str]:
         "logprobs",
         "top-logprobs",
         "lone-surrogate",
+        "lone-surrogate-elsewhere",
+        "nan",
     ],
 )
 def test_a_malformed_request_is_a_400_in_the_openai_shape_and_stores_nothing(

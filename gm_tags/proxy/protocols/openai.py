@@ -20,7 +20,7 @@ from starlette.routing import Route
 from ...chats.transcript import Said
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
-from ..messages import upstream_messages
+from ..messages import upstream_body
 from ..outcomes import unshown
 from ..relay import completed, events
 from ..requests import checked, read_body
@@ -49,15 +49,15 @@ def error(failure: ProxyError) -> JSONResponse:
 async def completions(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
-    body = checked(await read_body(request))
+    read = checked(await read_body(request))
+    body: dict[str, Any] = read.value
     messages = body["messages"]
     said = conversation(messages)
     headers = _headers(hop, request, upstream)
     choices = body.get("n") or 1
-    told = unshown(messages)  # the model reads its replies as it wrote them
     passing = _passing(messages, said)
     if passing is not None:
-        passed = {**body, "messages": told}
+        passed = {**body, "messages": unshown(messages)}
         return await hop.pass_on(WIRE, upstream, passed, headers, passing, choices=choices)
     named = request.headers.get(CHAT_HEADER) or body.get("user")
     named = named if isinstance(named, str) else None
@@ -65,7 +65,7 @@ async def completions(request: Request) -> Response:
     if choices > 1 and plan.action == "continue":
         raise ProxyError(400, "a continue takes one reply: n must be 1", param="n")
     stream = bool(body.get("stream"))
-    forwarded = {**body, "messages": upstream_messages(told, plan.game, hop.budget)}
+    forwarded = upstream_body(read, plan.game, hop.budget)
     turn = hop.pending(
         request, chats, named, said, plan, choices=choices, stream=stream, opening=opening(messages)
     )

@@ -1,0 +1,257 @@
+"""A JSON request body read once, with where each of its messages ends in its text, and written
+again as that very text with a few messages replaced or put in.
+
+The upstream gets the client's own text, not the value read and encoded again: for a long
+transcript, encoding 20,000 messages costs about what reading them did, while putting the
+game's prompt in costs the few messages it changes. What the upstream reads is the value the
+proxy read (the text is the client's: its escapes, key order, spacing and numbers as written),
+with those messages changed.
+
+The body is read as `json.loads` reads it (the same decoding of the bytes, the same values, and
+anything it refuses refused), its top-level object key by key and its `messages` array message
+by message, each value by the json module's scanner (in C). Two differences, both refusals of
+what is not JSON and that no upstream takes: `NaN` and `Infinity`, and nesting too deep to read
+(Python's json raises RecursionError for it). A body whose top level gives a key twice is read
+(the last one counts, as in `json.loads`) but not spliced (`Read.splices`): an upstream that
+keeps the first would read the client's messages, not the ones the proxy sends.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from json.scanner import make_scanner
+from typing import Any, cast
+
+_WHITE = re.compile(r"[ \t\n\r]*")
+
+
+class NotJSON(ValueError):
+    """A body that is not JSON."""
+
+
+def _white(text: str, at: int) -> int:
+    """Where the white space from `at` ends."""
+    found = _WHITE.match(text, at)
+    assert found is not None  # the pattern matches nothing too
+    return found.end()
+
+
+def _no_constant(name: str) -> None:
+    raise NotJSON(f"{name} is not JSON")
+
+
+_SCAN = make_scanner(cast(Any, json.JSONDecoder(parse_constant=_no_constant)))
+
+
+# How far from either end of the messages a message is looked for in the text, and how many
+# places one may be tried at: further in, the body is not spliced (written again whole).
+NEAR = 16
+TRIES = 256
+
+
+@dataclass(frozen=True)
+class Read:
+    """A body read: its value, its text, and (when it can be spliced) where its `messages`
+    array opens and closes in the text."""
+
+    value: Any
+    text: str
+    raw: bytes = b""
+    utf8: bool = False  # the text is `raw` read as UTF-8 (no byte order mark)
+    opens: int = -1
+    closes: int = -1
+
+    @property
+    def splices(self) -> bool:
+        return self.opens >= 0
+
+    def spliced(
+        self, replaced: Mapping[int, object], inserted: Mapping[int, object]
+    ) -> bytes | None:
+        """The body's text in UTF-8 with message `i` replaced by `replaced[i]`, and
+        `inserted[i]` put before message `i` (after the last one when `i` is their count);
+        None when one of them is not near either end of the messages (`NEAR`), or not found
+        within `TRIES` (a message that is not an object)."""
+        if not self.splices:
+            return None
+        places = _Places(self)
+        edits: list[tuple[int, int, str]] = []  # where, up to where, what
+        count = len(places.messages)
+        for at, value in inserted.items():
+            if at < count:
+                start = places.start(at)
+                edits.append((start, start, _encoded(value) + ",") if start >= 0 else (-1, 0, ""))
+            elif count:
+                end = places.end(count - 1)
+                edits.append((end, end, "," + _encoded(value)) if end >= 0 else (-1, 0, ""))
+            else:
+                edits.append((self.opens + 1, self.opens + 1, _encoded(value)))
+        for at, value in replaced.items():
+            start, end = places.start(at), places.end(at)
+            edits.append((start, end, _encoded(value)))
+        if any(start < 0 for start, _, _ in edits):
+            return None
+        edits.sort()
+        if not self.utf8:  # another encoding JSON allows: written again as UTF-8
+            pieces: list[str] = []
+            cursor = 0
+            for start, end, written in edits:
+                pieces += (self.text[cursor:start], written)
+                cursor = end
+            return "".join([*pieces, self.text[cursor:]]).encode()
+        # The client's bytes, not copied piece by piece (a long body's pieces would each be
+        # new memory): where each edit is in them, counted from the text.
+        view, text = memoryview(self.raw), self.text
+        parts: list[bytes | memoryview] = []
+        cursor = counted = 0  # a place in the text, and in the bytes
+        for start, end, written in edits:
+            start_byte = counted + _length(text, cursor, start)
+            parts += (view[counted:start_byte], written.encode())
+            counted = start_byte + _length(text, start, end)
+            cursor = end
+        parts.append(view[counted:])
+        return b"".join(parts)
+
+
+def _length(text: str, start: int, end: int) -> int:
+    """How many bytes UTF-8 gives `text[start:end]`."""
+    if text.isascii():
+        return end - start
+    return len(text[start:end].encode("utf-8", "surrogatepass"))
+
+
+class _Places:
+    """Where the messages near either end of the array start and end in the text: found from
+    the array's opening, scanning message by message, or from its closing, backwards."""
+
+    def __init__(self, read: Read) -> None:
+        self.text, self.opens, self.closes = read.text, read.opens, read.closes
+        self.messages: list[Any] = read.value["messages"]
+        self._starts: dict[int, int] = {}
+        self._ends: dict[int, int] = {}
+        self._tries = TRIES
+
+    def start(self, at: int) -> int:
+        """Where message `at` starts (-1: not found)."""
+        self._find(at)
+        return self._starts.get(at, -1)
+
+    def end(self, at: int) -> int:
+        """Where message `at` ends (-1: not found)."""
+        self._find(at)
+        return self._ends.get(at, -1)
+
+    def _find(self, at: int) -> None:
+        if at in self._starts:
+            return
+        count = len(self.messages)
+        if at < NEAR:
+            self._forward(at)
+        elif count - at <= NEAR:
+            self._backward(at)
+
+    def _forward(self, upto: int) -> None:
+        """Messages 0 to `upto`, each scanned from where the one before ends."""
+        text, at = self.text, _white(self.text, self.opens + 1)
+        for index in range(upto + 1):
+            _, end = _SCAN(text, at)
+            self._starts[index], self._ends[index] = at, end
+            at = _white(text, _white(text, end) + 1)  # past the comma
+
+    def _backward(self, downto: int) -> None:
+        """The last messages down to `downto`, each from where the one after it starts."""
+        text, end = self.text, _white_before(self.text, self.closes)
+        for index in range(len(self.messages) - 1, downto - 1, -1):
+            start = self._object_ending(end, self.messages[index])
+            if start < 0:
+                return
+            self._starts[index], self._ends[index] = start, end
+            end = _white_before(text, _white_before(text, start) - 1)  # before the comma
+
+    def _object_ending(self, end: int, value: object) -> int:
+        """Where the object that is `value` and ends at `end` starts (-1: not found). Tried
+        at each `{` before `end`, nearest first: an object inside the message ends before it
+        does; one read from inside a string reads the text between its strings as keys, so its
+        keys are made of commas, colons and brackets, never a message's `role`."""
+        text, at = self.text, end
+        while self._tries > 0:
+            at = text.rfind("{", self.opens + 1, at)
+            if at < 0:
+                return -1
+            self._tries -= 1
+            try:
+                found, ends = _SCAN(text, at)
+            except (StopIteration, ValueError, RecursionError):
+                continue
+            if ends == end and found == value:
+                return at
+        return -1
+
+
+def _white_before(text: str, at: int) -> int:
+    """Where the white space before `at` begins."""
+    while at > 0 and text[at - 1] in " \t\n\r":
+        at -= 1
+    return at
+
+
+def _encoded(value: object) -> str:
+    """A value as JSON, written as the proxy's upstream client writes a body."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def read(raw: bytes) -> Read:
+    """The body's value, read as `json.loads` reads it (NotJSON when it is not JSON)."""
+    encoding = json.detect_encoding(raw)
+    try:
+        text = raw.decode(encoding, "surrogatepass")
+    except UnicodeDecodeError:
+        raise NotJSON("the body is not text") from None
+    try:
+        at = _white(text, 0)
+        if text.startswith("{", at):
+            value, end, opens, closes = _object(text, at)
+        else:
+            value, end = _SCAN(text, at)
+            opens = closes = -1
+    except (StopIteration, json.JSONDecodeError, RecursionError):
+        raise NotJSON("the body is not JSON") from None
+    if _white(text, end) != len(text):
+        raise NotJSON("the body holds more than one JSON value")
+    return Read(value, text, raw, encoding == "utf-8", opens, closes)
+
+
+def _object(text: str, at: int) -> tuple[dict[str, Any], int, int, int]:
+    """The object opening at `at`, read key by key (each value by the scanner), where it ends,
+    and where its `messages` array opens and closes (-1 when it has none, or a key twice)."""
+    value: dict[str, Any] = {}
+    opens = closes = -1
+    twice = False
+    at = _white(text, at + 1)
+    if text.startswith("}", at):
+        return value, at + 1, -1, -1
+    while True:
+        if not text.startswith('"', at):
+            raise NotJSON("an object's key is a string")
+        key, at = _SCAN(text, at)
+        at = _white(text, at)
+        if not text.startswith(":", at):
+            raise NotJSON("a key is followed by a colon")
+        at = _white(text, at + 1)
+        twice = twice or key in value
+        start = at
+        value[key], at = _SCAN(text, at)
+        if key == "messages" and text.startswith("[", start):
+            opens, closes = start, at - 1
+        at = _white(text, at)
+        if text.startswith(",", at):
+            at = _white(text, at + 1)
+        elif text.startswith("}", at):
+            if twice:
+                opens = closes = -1
+            return value, at + 1, opens, closes
+        else:
+            raise NotJSON("an object's members are separated by commas")
