@@ -116,6 +116,23 @@ class Narrator:
         self.keep(text)
         return self.take()
 
+    def plain_end(self) -> str | None:
+        """The white space the current line holds back, when that is all it holds: the line was
+        given out in part, and no join, `[` or blank line waits (what `keep_and_take` would do
+        in its few steps). A caller that goes on with text holding no line break and no `[` can
+        then give it out itself, `(held + text).rstrip()`, keeping the new white space end, and
+        hand the line back with `went_on`: a stream does so, chunk after chunk."""
+        if self._flowing and "[" not in self._line and not (self._trailing or self._blank_lines):
+            return self._line
+        return None
+
+    def went_on(self, held: str, last: str) -> None:
+        """The line went on from `plain_end` by the caller: it holds back `held` now, and `last`
+        is its last character (empty when nothing came)."""
+        self._line = held
+        if last:
+            self._last = last
+
     def remove(self) -> None:
         """A removed span stands here."""
         self._flowing = False

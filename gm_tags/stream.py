@@ -25,7 +25,6 @@ is taken without scanning at all. Measured in tests/benchmarks/test_stream.py.
 
 from __future__ import annotations
 
-import re
 from typing import Generic
 
 from .dice import Dice
@@ -42,11 +41,9 @@ from .state import S
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
 _WRAPPER_MARKUP = WRAPPER_MARKUP
 _WRAPPER_STARTS = frozenset(_WRAPPER_MARKUP)
-# A chunk that cannot end an unterminated tag (the scanner ends one at `]`, `[` or a blank line).
-_INSIDE_OPEN_TAG = re.compile(r"[^\[\]\n]*")
 # How many settled tags wait to be parsed together, at most (one Lark pass costs about as much
 # for one tag as for a few: measured in tests/benchmarks/test_stream.py).
-APPLY_TOGETHER = 8
+APPLY_TOGETHER = 16
 # The longest closing markup `unwrapped` looks for after a removed span.
 _CLOSING_MARKUP = LONGEST_CLOSING_MARKUP
 
@@ -66,6 +63,17 @@ class ReplyStream(Generic[S]):
         # `_scan_from` are the text's length, nothing is held): a chunk that cannot open a tag
         # goes straight on.
         self._flowing = True
+        # All is calm and the narrator's line holds back nothing but its white space end
+        # (`_held`): `feed` narrates what comes itself, until a tag opens or anything else the
+        # narrator must see (see `_lend`). Meanwhile `_narrated_to`, `_scan_from` and
+        # `_flowing` stand still: the text after `_narrated_to` that the stream holds is
+        # `_pending` (markup, a `[` that could still open a tag at `_pending_scan`).
+        self._lent = False
+        self._prose = False  # lent and nothing pending: plain prose takes the fewest steps
+        self._held = ""
+        self._pending = ""
+        self._pending_scan = 0
+        self._lent_from = 0
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
@@ -113,27 +121,109 @@ class ReplyStream(Generic[S]):
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the reply; return the narration that became safe to show."""
-        # Most chunks take one of these two ways, in as few steps as it can be done (they are
-        # what a stream of 4-character chunks costs, chunk after chunk): prose going on from
-        # settled text, and the inside of a tag still open.
-        if self._flowing and "[" not in chunk and chunk[-1:] not in _WRAPPER_STARTS:
-            self._chunks.append(chunk)
-            plain = self._narrator.keep_and_take(chunk)
-            if plain:
-                self._shown.append(plain)
-            return plain
-        if len(chunk) <= self._quiet_left and _INSIDE_OPEN_TAG.fullmatch(chunk):
+        # Most chunks take one of these ways, in as few steps as it can be done (they are what
+        # a stream of 4-character chunks costs, chunk after chunk): prose going on from settled
+        # text, given out here for the narrator (see `_lend`), other text that opens no tag
+        # there (`_feed_lent`), and the inside of a tag still open.
+        if self._prose:
+            if "[" not in chunk and "\n" not in chunk and chunk[-1:] not in _WRAPPER_STARTS:
+                self._chunks.append(chunk)
+                line = self._held + chunk
+                body = line.rstrip()
+                self._held = line[len(body) :]
+                if body:
+                    self._shown.append(body)
+                return body
+            if (shown := self._feed_lent(chunk)) is not None:
+                return shown
+        elif self._lent:
+            if (shown := self._feed_lent(chunk)) is not None:
+                return shown
+        elif (
+            len(chunk) <= self._quiet_left
+            and "[" not in chunk
+            and "]" not in chunk
+            and "\n" not in chunk
+        ):
+            # Inside an unterminated tag: the scanner would end it nowhere here.
             self._quiet_left -= len(chunk)
             self._chunks.append(chunk)
             return ""
         if self._turn is not None:
             raise RuntimeError("the stream has finished")
-        self._chunks.append(chunk)
-        text = self._text_now()
+        chunks = self._chunks
+        if chunks:
+            chunks.append(chunk)
+            chunk_and_before = "".join(chunks)
+            chunks.clear()
+        else:
+            chunk_and_before = chunk
+        # Grown in place (see `_text_now`).
+        text, self._text = self._text, ""
+        text += chunk_and_before
+        self._text = text
         before = len(text) - len(chunk)
+        if self._lent:
+            self._take_back(text, before)
         shown = self._feed_held(text, before, chunk)
         self._flowing = self._narrated_to == len(text)
+        if self._calm:
+            self._lend(text)
         return shown
+
+    def _feed_lent(self, chunk: str) -> str | None:
+        """What `_feed_held` and the narrator do with a chunk while all is calm, in one pass,
+        when no tag opens in it and the narrator holds nothing back but white space after it;
+        None otherwise (nothing done: the whole way takes it)."""
+        if "\n" in chunk:
+            return None
+        piece = self._pending + chunk  # the text from `_narrated_to` on
+        bracket = piece.rfind("[")
+        held = len(piece)
+        if bracket != -1:
+            if self._opening.search(piece) is not None:
+                return None
+            if self._could_open.match(piece, bracket) is not None:
+                held = bracket
+        scan = held
+        while held and piece[held - 1] in _WRAPPER_STARTS:
+            held -= 1
+        line = self._held + piece[:held]
+        body = line.rstrip()
+        # The narrator holds back a `[` that could still form an opening with the text after a
+        # tag (`narrator._open_end`); no opening can form in this chunk (no tag was removed in
+        # it), so this is all it would do differently.
+        bracket = body.rfind("[")
+        if bracket != -1 and self._could_open.match(body, bracket) is not None:
+            return None
+        self._chunks.append(chunk)
+        self._held = line[len(body) :]
+        self._pending = piece[held:]
+        self._pending_scan = scan - held
+        self._prose = not self._pending
+        if body:
+            self._shown.append(body)
+        return body
+
+    def _lend(self, text: str) -> None:
+        """All is calm (no tag open, no span or check waiting): when the narrator's line holds
+        back nothing but its white space end, the text that follows is narrated by `feed`
+        itself, with that white space, until something else comes (`_take_back`)."""
+        held = self._narrator.plain_end()
+        if held is not None:
+            self._lent, self._held, self._lent_from = True, held, self._narrated_to
+            self._pending = text[self._narrated_to :]
+            self._pending_scan = self._scan_from - self._narrated_to
+            self._prose = not self._pending
+
+    def _take_back(self, text: str, end: int) -> None:
+        """The narrator takes its line back from `feed`, which was given the text up to `end`."""
+        self._lent = self._prose = False
+        self._narrated_to = narrated_to = end - len(self._pending)
+        self._scan_from = narrated_to + self._pending_scan
+        self._flowing = not self._pending
+        last = text[narrated_to - 1] if narrated_to > self._lent_from else ""
+        self._narrator.went_on(self._held, last)
 
     def _text_now(self) -> str:
         """The text received so far, brought up to date with the chunks since."""
@@ -149,17 +239,22 @@ class ReplyStream(Generic[S]):
     def _feed_held(self, text: str, before: int, chunk: str) -> str:
         """A chunk that may open a tag, or comes after something held."""
         if self._flowing:
-            self._narrated_to = self._scan_from = before
-        if self._narrated_to == before and ("[" not in chunk or self._opens_none(chunk)):
-            # Everything before was settled and handed over, and nothing here opens a tag or
-            # could still open one: the chunk goes on with the narration, but for markup at its
-            # end that a tag coming next would take with it.
-            self._scan_from = len(text)
-            if chunk and chunk[-1] in _WRAPPER_STARTS:
-                chunk = chunk.rstrip(_WRAPPER_MARKUP)
-            self._narrated_to = before + len(chunk)
-            return self._show(self._narrator.keep_and_take(chunk))
-        if self._calm and (shown := self._feed_calm(text, before)) is not None:
+            # Everything before was settled and handed over (and so no tag is open, no span
+            # or check waits): only a `[` in this chunk can open a tag, or still open one.
+            self._narrated_to = before
+            held = chunk.rfind("[")
+            if held == -1 or self._opening.search(chunk) is None:
+                # The chunk goes on with the narration, less a `[` that could still open a tag
+                # and markup before it (or at its end) that a tag coming next would take with it.
+                if held == -1 or self._could_open.match(chunk, held) is None:
+                    held = len(chunk)
+                self._scan_from = before + held
+                while held and chunk[held - 1] in _WRAPPER_STARTS:
+                    held -= 1
+                self._narrated_to = before + held
+                return self._show(self._narrator.keep_and_take(chunk[:held]))
+            self._scan_from = before
+        elif self._calm and (shown := self._feed_calm(text, before)) is not None:
             return shown
         self._settle()
         self._narrate_settled()
@@ -172,6 +267,8 @@ class ReplyStream(Generic[S]):
         if self._turn is not None:
             return "", self._turn
         text = self._text_now()
+        if self._lent:
+            self._take_back(text, len(text))
         if self._flowing:
             self._narrated_to = self._scan_from = len(text)
         self._flowing, self._quiet_left = False, -1  # what comes now is refused
@@ -192,6 +289,8 @@ class ReplyStream(Generic[S]):
         exactly what was given out (what the player saw)."""
         if self._turn is None:
             text = self._text_now()
+            if self._lent:
+                self._take_back(text, len(text))
             if self._flowing:
                 self._scan_from = len(text)
             self._flowing, self._quiet_left = False, -1  # what comes now is refused
@@ -201,14 +300,6 @@ class ReplyStream(Generic[S]):
             self._text = self._text[:cut]
             self._turn = self._run.finish(self._text, "".join(self._shown))
         return self._turn
-
-    def _opens_none(self, chunk: str) -> bool:
-        """Whether no `[` in `chunk` opens a tag, or could still open one with what comes next
-        (only the last could: any other has a `[` after it)."""
-        return (
-            self._opening.search(chunk) is None
-            and self._could_open.match(chunk, chunk.rfind("[")) is None
-        )
 
     def _feed_calm(self, text: str, before: int) -> str | None:
         """What `_settle` and `_narrate_settled` do when all was calm and no tag opened: the

@@ -104,6 +104,21 @@ def test_a_bracket_that_could_still_open_a_tag_is_held_and_one_that_cannot_is_sh
     assert stream.feed("osed] and") == " [closed] and"
 
 
+def test_stray_brackets_amid_flowing_prose_show_as_the_batch_narration_has_them(
+    game: Game,
+) -> None:
+    """Brackets no tag opens at go on with the prose, but for a `[ cl` that a tag removed
+    right after it joins into an opening (`[ cl` + `ock: x]`): it waits, and its `[` goes."""
+    text = (
+        'Calm prose goes on. Mira [ cl[clock: name="Alarm" size="4"]ock: x] waits. [a] [ ] '
+        '[[b] **[ cl** done. *[clock: name="Alarm" tick="1"]* [ \u3000 [clock: '
+        'name="Alarm" tick="1"]clock: y]'
+    )
+    assert "Mira  clock: x] waits. [a] [ ] [[b] **[ cl** done." in game.apply_reply(text).narration
+    for size in range(1, 16):
+        streamed(game, text, list(range(size, len(text), size)))
+
+
 def test_a_quoted_bracket_does_not_close_a_tag_early(game: Game) -> None:
     stream = game.stream()
     stream.feed('Onward. [clock: name="The [Red] Door')
