@@ -155,12 +155,11 @@ class ProxyChats:
         """The request's key, the lines it may continue and the anchors the index found."""
         key = chat_key(named, said)
         anchors: list[tuple[str, int, int]] = []
-        replies = [at for at, role in enumerate(roles_of(said)) if role == "assistant"]
         # The latest, and the first: a window's opening reply held elsewhere in a line says
         # that what the line holds after it was deleted, when the window does not. Each text
         # is looked up once (a short reply may be said again and again).
         hits: dict[str, list[Shown]] = {}
-        for index in dict.fromkeys(reversed([*replies[:1], *replies[-ANCHORS:]])):
+        for index in _anchored(roles_of(said)):
             digest = shown_digest(said[index].text)
             if digest not in hits:
                 hits[digest] = self.chats.find_shown(digest)
@@ -226,6 +225,21 @@ class ProxyChats:
                     continue
                 return Landed(plan, after, tuple(turns), first)
             raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _anchored(roles: Sequence[str]) -> list[int]:
+    """The indexes of the latest `ANCHORS` replies, newest first, then of the first one: each
+    found from its end of the conversation (not by listing every reply of 10,000 turns)."""
+    found: list[int] = []
+    for at in range(len(roles) - 1, -1, -1):
+        if roles[at] == "assistant":
+            found.append(at)
+            if len(found) == ANCHORS:
+                break
+    first = next((at for at, role in enumerate(roles) if role == "assistant"), None)
+    if first is not None and first not in found:
+        found.append(first)
+    return found
 
 
 def _replacing(plan: Plan, after: Chat) -> Callable[[Chat], tuple[Chat, None]]:

@@ -12,11 +12,13 @@ from typing import Any
 
 from starlette.requests import Request
 
+from ..chats.transcript import Conversation
 from ..settings import MAX_BODY_BYTES
 from ..text import lone_surrogate_at
 from . import spliced
 from .failures import INVALID, ProxyError
 from .spliced import NotJSON, Read
+from .transcript import conversation
 
 # As many choices as one request may ask for (`n`): each is applied and stored as a swipe.
 MAX_CHOICES = 8
@@ -60,9 +62,10 @@ def json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def checked(raw: bytes) -> Read:
+def checked(raw: bytes) -> tuple[Read, Conversation]:
     """The request's body read (`spliced.read`: the value and where its messages stand in its
-    text), if it is a chat-completions request the proxy can take."""
+    text) and its conversation (`transcript.conversation`), if it is a chat-completions request
+    the proxy can take."""
     try:
         read = spliced.read(raw)
     except NotJSON:
@@ -73,14 +76,8 @@ def checked(raw: bytes) -> Read:
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Refused(400, "messages must be a list of one or more messages", "messages")
-    for at, message in enumerate(messages):
-        # The common message (a known role, text content) is checked at the cost of reading it.
-        if (
-            type(message) is not dict
-            or type(message.get("content")) is not str
-            or message.get("role") not in ROLES
-        ):
-            _check_message(message, f"messages[{at}]")
+    # Read as it is checked: a user's or an assistant's text is checked at the cost of reading it.
+    said = conversation(messages, _check_at)
     # Anywhere in the body: its text goes upstream as it came (`spliced`).
     where = lone_surrogate_at(body) if _may_hold_surrogate(raw) else None
     if where is not None:
@@ -102,7 +99,7 @@ def checked(raw: bytes) -> Read:
     options = body.get("stream_options")
     if options is not None and not isinstance(options, dict):
         raise Refused(400, "stream_options must be an object", "stream_options")
-    return read
+    return read, said
 
 
 def _may_hold_surrogate(raw: bytes) -> bool:
@@ -111,6 +108,10 @@ def _may_hold_surrogate(raw: bytes) -> bool:
     if 0 in raw[:4] or raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return True
     return bool(_SURROGATE_ESCAPE.search(raw) or _SURROGATE_BYTES.search(raw))
+
+
+def _check_at(message: object, at: int) -> None:
+    _check_message(message, f"messages[{at}]")
 
 
 def _check_message(message: object, where: str) -> None:

@@ -6,7 +6,7 @@ reply at all. The chat it names and the lines of that chat are `gm_tags.chats.tr
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..chats.transcript import Conversation, Role
 from .outcomes import MARK, ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
@@ -17,21 +17,38 @@ STORY_ROLES = ("user", "assistant")
 _IMPERSONATE = re.compile(r"\bfrom the point of view of\b", re.IGNORECASE)
 
 
-def conversation(messages: Sequence[Mapping[str, object]]) -> Conversation:
+def conversation(
+    messages: Sequence[Mapping[str, object]],
+    check: Callable[[object, int], None] | None = None,
+) -> Conversation:
     """The user and assistant messages of a request, in order, with their text (the text parts
-    of a message given as parts, joined; the outcomes line the proxy added, taken off)."""
+    of a message given as parts, joined; the outcomes line the proxy added, taken off). With
+    `check`, each message but a user's or an assistant's text is checked by it (given with its
+    index) on the way: a request of 10,000 turns is checked and read in one pass."""
     roles: list[Role] = []
     texts: list[str] = []
-    for message in messages:
+    add_role, add_text = roles.append, texts.append
+    for at, message in enumerate(messages):
+        if type(message) is dict:
+            role = message.get("role")
+            content = message.get("content")
+            if type(content) is str:
+                if role == "user":
+                    add_role("user")
+                    add_text(content)
+                    continue
+                if role == "assistant":
+                    add_role("assistant")
+                    # Most replies hold no outcomes line: they are not searched for one.
+                    add_text(without_outcomes(content) if MARK in content else content)
+                    continue
+        if check is not None:
+            check(message, at)
         role = message.get("role")
         if role == "user" or role == "assistant":
-            content = message.get("content")
-            text = content if type(content) is str else text_of(content)
-            # Most replies hold no outcomes line: they are not searched for one.
-            if role == "assistant" and MARK in text:
-                text = without_outcomes(text)
-            roles.append(role)
-            texts.append(text)
+            text = text_of(message.get("content"))
+            add_role(role)
+            add_text(without_outcomes(text) if role == "assistant" and MARK in text else text)
     return Conversation(roles, texts)
 
 

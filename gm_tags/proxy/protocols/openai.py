@@ -24,7 +24,7 @@ from ..messages import upstream_body
 from ..outcomes import unshown
 from ..relay import completed, events
 from ..requests import checked, read_body
-from ..transcript import conversation, impersonating, opening
+from ..transcript import impersonating, opening
 
 NAME = "chat completions"
 OPTION = "--upstream"
@@ -49,10 +49,9 @@ def error(failure: ProxyError) -> JSONResponse:
 async def completions(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
-    read = checked(await read_body(request))
+    read, said = checked(await read_body(request))
     body: dict[str, Any] = read.value
     messages = body["messages"]
-    said = conversation(messages)
     headers = _headers(hop, request, upstream)
     choices = body.get("n") or 1
     passing = _passing(messages, said)
