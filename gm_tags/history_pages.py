@@ -23,14 +23,25 @@ T = TypeVar("T")
 PAGE = 64
 
 
+# What a stored message shows, read without making it: its role, and its selected swipe's text
+# as the client was given it (a reply's narration).
+Outline = tuple[str, str]
+
+
 class Pages(Generic[T]):
-    """`count` stored messages; `read(first, end)` brings those from `first` to before `end`."""
+    """`count` stored messages; `read(first, end)` brings those from `first` to before `end`;
+    `outline(first, end)`, when given, what each of them shows, in one read."""
 
     def __init__(
-        self, count: int, read: Callable[[int, int], Sequence[T]], known: Mapping[int, T]
+        self,
+        count: int,
+        read: Callable[[int, int], Sequence[T]],
+        known: Mapping[int, T],
+        outline: Callable[[int, int], Sequence[Outline]] | None = None,
     ) -> None:
         self.count = count
         self._read = read
+        self.outline = outline
         self._known: dict[int, T] = dict(known)
         self._lock = threading.Lock()
 
@@ -107,6 +118,14 @@ class PagedMessages(Sequence[T]):
             return NotImplemented
         return PagedMessages(self.pages, self.upto, (*self.tail, *other))
 
+    def outline(self, first: int) -> Sequence[Outline] | None:
+        """What the stored messages from `first` on show (`Outline`), in one read, when there
+        are more than a page of them and the store can tell; else None (read the messages: a
+        chat indexed from its start reads its texts, not every page of swipes and receipts)."""
+        if self.pages.outline is None or self.upto - first <= PAGE:
+            return None
+        return self.pages.outline(first, self.upto)
+
     def peek(self, index: int) -> T | None:
         """The message at `index` if it is in memory, else None (nothing is read)."""
         return self.pages.peek(index) if index < self.upto else self.tail[index - self.upto]
@@ -122,10 +141,50 @@ class PagedMessages(Sequence[T]):
         return f"PagedMessages({self.upto} stored, {len(self.tail)} added)"
 
 
+class Growing(Sequence[T]):
+    """`base` and the messages added after it one step at a time (a conversation told again,
+    message by message): each step appends to one list in place, so telling N messages costs N
+    steps, not N copies of all the ones before. Work in progress of one thread: `settled()`
+    gives the messages as a chat keeps them."""
+
+    __slots__ = ("added", "base", "length")
+
+    def __init__(self, base: Sequence[T], added: list[T] | None = None, length: int = 0) -> None:
+        self.base, self.added, self.length = base, added if added is not None else [], length
+
+    def __len__(self) -> int:
+        return len(self.base) + self.length
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            return self.settled()[index]
+        at = index + len(self) if index < 0 else index
+        if not 0 <= at < len(self):
+            raise IndexError("message index out of range")
+        return self.base[at] if at < len(self.base) else self.added[at - len(self.base)]
+
+    def grown(self, added: tuple[T, ...]) -> Growing[T]:
+        # Another step was taken from this one already: it keeps the list, this one copies.
+        items = self.added if len(self.added) == self.length else self.added[: self.length]
+        items.extend(added)
+        return Growing(self.base, items, self.length + len(added))
+
+    def settled(self) -> Sequence[T]:
+        return appended(self.base, *self.added[: self.length])
+
+
 def appended(messages: Sequence[T], *added: T) -> Sequence[T]:
     """`messages` with `added` after them; paged ones stay paged (their past is not read)."""
     if isinstance(messages, PagedMessages):
         return messages + added
+    if isinstance(messages, Growing):
+        return messages.grown(added)
     return (*messages, *added)
 
 

@@ -35,12 +35,14 @@ from functools import cached_property
 from typing import overload
 
 from ..history import Chat
-from ..history_pages import first_change
+from ..history_pages import PagedMessages, first_change
 from .transcript import Role, Said, bare, roles_of, texts_of
 from .walk import Matched, Walk, respaced_from, showing
 
 # How many lines' indexes are kept (a line read again after that is indexed again).
 KEPT = 256
+# The role a client gives each stored message it is shown.
+_ROLES: dict[str, Role] = {"user": "user", "reply": "assistant"}
 
 
 @dataclass
@@ -66,18 +68,26 @@ class Shown:
             gone = self.bares.pop()
             if self.roles.pop() == "user":
                 self.users[gone].pop()
-        for position in range(first, len(chat.messages)):
-            message = chat.messages[position]
-            if message.role == "event":
-                continue
-            reply = message.role == "reply"
-            text = message.swipe.narration if reply else message.swipe.text
-            self.positions.append(position)
-            self.roles.append("assistant" if reply else "user")
-            self.texts.append(text)
-            self.bares.append(bare(text))
-            if not reply:
-                self.users.setdefault(self.bares[-1], []).append(len(self.bares) - 1)
+        messages = chat.messages
+        # A chat read from the store and not yet indexed: its stored texts in one read.
+        stored = messages.outline(first) if isinstance(messages, PagedMessages) else None
+        outline = list(stored or ())
+        outline += [
+            (m.role, m.swipe.narration if m.role == "reply" else m.swipe.text)
+            for m in messages[first + len(outline) :]
+        ]
+        # Each list grown in one go: a line of 10,000 turns a new process reads is indexed whole.
+        shown = [
+            (at, role, text) for at, (role, text) in enumerate(outline, first) if role != "event"
+        ]
+        start = len(self.texts)
+        self.positions += [at for at, _, _ in shown]
+        self.roles += [_ROLES[role] for _, role, _ in shown]
+        self.texts += [text for _, _, text in shown]
+        self.bares += [bare(text) for _, _, text in shown]
+        for at in range(start, len(self.texts)):
+            if self.roles[at] == "user":
+                self.users.setdefault(self.bares[at], []).append(at)
 
     def holds_user(self, text: str) -> bool:
         return bool(self.users.get(bare(text)))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from ..game import Game
 from ..history import Chat, Message, Swipe
-from ..history_pages import appended
+from ..history_pages import Growing, appended
 from .transcript import Said, bare, same
 from .walk import EDIT_KEEPS, edited_place, edited_swipe, edits, kept, showing
 
@@ -48,6 +48,20 @@ def retell(
     line's, the reply the old line holds after it is carried along, for the new reply to be
     another swipe of (the client keeps a message's swipes when it edits or deletes before
     it)."""
+    told = _retold(Chat(chat.start, Growing(chat.messages)), rest, old, place, elsewhere, answering)
+    messages = told.chat.messages
+    settled = messages.settled() if isinstance(messages, Growing) else messages
+    return replace(told, chat=Chat(chat.start, settled))
+
+
+def _retold(
+    chat: Chat,
+    rest: Sequence[Said],
+    old: Chat | None,
+    place: int,
+    elsewhere: Sequence[Chat],
+    answering: bool,
+) -> Told:
     budget = RETELL_LIMIT
     # The stored swipe the last message showed cut, and what it showed of it.
     split: tuple[Swipe, str] | None = None

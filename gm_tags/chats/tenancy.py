@@ -46,7 +46,7 @@ class TenantChats:
     def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> None:
         """Store a whole new chat (`ChatExistsError` when the id is taken)."""
         stored = self._stored(chat_id)
-        self.served.chats.put(stored, dict(source), chat, replace=False, title=title)
+        self.served.put(stored, source, chat, title)
 
     def chat_ids(self) -> list[str]:
         return [shown_id(self.tenant, one) for one in self.served.chat_ids(self.tenant)]

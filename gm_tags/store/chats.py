@@ -25,6 +25,7 @@ from ..ruleset.loader import load_stored
 from ..tenants import chat_part
 from .errors import StoreCorruptError
 from .interface import Store, StoredChat, StoredMessage
+from .rows import game_text
 
 
 def ruleset_from(source: dict[str, Any]) -> Ruleset:
@@ -70,10 +71,11 @@ class Chats:
         """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
         _check_id(chat_id)
         _check_title(title)
+        games = _GameTexts()
         stored = StoredChat(
             self._kept(ruleset, chat.start),
             chat.start.to_document(),
-            tuple(_stored(m) for m in chat.messages),
+            tuple(_stored(m, games=games) for m in chat.messages),
             title=title,
         )
         self.store.put(chat_id, stored, replace=replace)
@@ -103,7 +105,7 @@ class Chats:
             at: past.message(at, message, opened.game if at == opened.count - 1 else None)
             for at, message in enumerate(opened.last, start=opened.first)
         }
-        pages = Pages(opened.count, past.messages, known)
+        pages = Pages(opened.count, past.messages, known, past.shown)
         chat = Chat(Game.from_document(ruleset, opened.start), PagedMessages(pages, opened.count))
         chat.game  # noqa: B018 - the snapshot it plays from is read now: a bad one is said here
         return chat, opened.revision
@@ -126,7 +128,8 @@ class Chats:
                 ):
                     kept += 1
         tail = after.messages[first:]
-        stored = [_stored(m, skip=kept if at == 0 else 0) for at, m in enumerate(tail)]
+        games = _GameTexts()
+        stored = [_stored(m, skip=kept if at == 0 else 0, games=games) for at, m in enumerate(tail)]
         return self.store.write_tail(chat_id, first, stored, kept, revision)
 
     def _ruleset(self, source: dict[str, Any]) -> Ruleset:
@@ -155,6 +158,9 @@ class _Past:
     def messages(self, first: int, end: int) -> list[Message]:
         stored = self.store.messages(self.chat_id, first, end, self.revision)
         return [self.message(at, one) for at, one in enumerate(stored, start=first)]
+
+    def shown(self, first: int, end: int) -> list[tuple[str, str]]:
+        return self.store.shown_span(self.chat_id, first, end, self.revision)
 
     def message(self, position: int, stored: StoredMessage, game: str | None = None) -> Message:
         """A stored message; `game`, when given, is its selected swipe's, read already."""
@@ -205,9 +211,26 @@ def _check_id(chat_id: str) -> None:
         raise HistoryError(f"{chat_id!r}: {problem}")
 
 
-def _stored(message: Message, *, skip: int = 0) -> StoredMessage:
+class _GameTexts:
+    """Each snapshot's stored text, made once however many swipes of a write share it (a
+    player's message keeps the snapshot before it; a pasted history's replies past the ones
+    applied again all keep one)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Game, str]] = {}
+
+    def __call__(self, game: Game) -> str:
+        made = self._made.get(id(game))
+        if made is None or made[0] is not game:
+            made = (game, game_text(game.to_document()))
+            self._made[id(game)] = made
+        return made[1]
+
+
+def _stored(message: Message, *, skip: int = 0, games: _GameTexts | None = None) -> StoredMessage:
     """A message as the store keeps it; the first `skip` swipes (already stored) are left as
     placeholders, never serialized again."""
+    text_of = games or _GameTexts()
     return StoredMessage(
         message.role,
         message.selected,
@@ -218,7 +241,7 @@ def _stored(message: Message, *, skip: int = 0) -> StoredMessage:
                 "reply": swipe.reply,
                 "narration": swipe.narration,
                 "receipts": list(swipe.receipts),
-                "game": swipe.game.to_document(),
+                "game": text_of(swipe.game),
             }
             for swipe in message.swipes[skip:]
         ),

@@ -20,7 +20,7 @@ class Shown:
 @dataclass(frozen=True)
 class StoredMessage:
     """A message as stored: its role, its selected swipe, and each swipe's `text`, `reply`,
-    `narration`, `receipts` and `game` (JSON text as read, a document as written)."""
+    `narration`, `receipts` and `game` (its document as JSON text, or as a document)."""
 
     role: str
     selected: int
@@ -69,6 +69,10 @@ class Store(Protocol):
     ) -> tuple[StoredMessage, ...]: ...
 
     def game(self, chat_id: str, position: int, swipe: int, revision: int) -> str: ...
+
+    def shown_span(
+        self, chat_id: str, first: int, end: int, revision: int
+    ) -> list[tuple[str, str]]: ...
 
     def revision(self, chat_id: str) -> int: ...
 

@@ -133,6 +133,14 @@ SPAN_SWIPES_SQL = (
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position, swipe"
 )
 GAME_SQL = "SELECT game, written FROM swipes WHERE chat_id = ? AND position = ? AND swipe = ?"
+# What a span of messages shows: each one's role and its selected swipe's text as the client
+# was given it (a reply's narration, any other message's text).
+SHOWN_SPAN_SQL = (
+    "SELECT m.position, m.role, CASE WHEN m.role = 'reply' THEN s.narration ELSE s.text END, "
+    "m.written, s.written FROM messages m "
+    "JOIN swipes s ON s.chat_id = m.chat_id AND s.position = m.position AND s.swipe = m.selected "
+    "WHERE m.chat_id = ? AND m.position >= ? AND m.position < ? ORDER BY m.position"
+)
 INSERT_SHOWN_SQL = "INSERT INTO shown VALUES (?, ?, ?, ?)"
 # A chat's tables, in the order its rows are deleted (the messages before the chat they name).
 CHAT_TABLES = ("shown", "swipes", "messages", "chats")

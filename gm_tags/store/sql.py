@@ -34,6 +34,7 @@ from .schema import (
     REPLY_NARRATIONS_SQL,
     REVISIONS_AT_ONCE,
     SHOWN_HITS,
+    SHOWN_SPAN_SQL,
     SHOWN_VERSION,
     SPAN_MESSAGES_SQL,
     SPAN_SWIPES_SQL,
@@ -184,6 +185,23 @@ class SqlStore(ABC):
             return stored_messages(messages, swipes)
         except (ValueError, TypeError) as error:
             raise self._damaged(chat_id, error) from None
+
+    def shown_span(
+        self, chat_id: str, first: int, end: int, revision: int
+    ) -> list[tuple[str, str]]:
+        """What messages `first` to before `end` show, as they were at `revision`: each one's
+        role and its selected swipe's text as the client was given it (a reply's narration),
+        in one read (no swipe list, receipts or game: what indexing a long chat needs).
+        `StaleChatError` as for `messages`."""
+        with self._reading(snapshot=True) as db:
+            rows = db.execute(SHOWN_SPAN_SQL, (chat_id, first, end)).fetchall()
+            now = db.execute("SELECT revision FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        if len(rows) != end - first or any(
+            row[0] != at or row[3] > revision or row[4] > revision
+            for at, row in enumerate(rows, start=first)
+        ):
+            raise self._changed(chat_id, revision, now)
+        return [(str(role), str(shown)) for _, role, shown, *_ in rows]
 
     def game(self, chat_id: str, position: int, swipe: int, revision: int) -> str:
         """The game document (JSON text) swipe `swipe` of message `position` left, as it was at

@@ -50,9 +50,16 @@ def write_from_swipe(
 def insert_messages(
     db: Db, chat_id: str, first: int, messages: Sequence[StoredMessage], written: int
 ) -> None:
-    for position, message in enumerate(messages, start=first):
-        db.execute(INSERT_MESSAGE_SQL, (chat_id, position, message.role, message.selected, written))
-        insert_swipes(db, chat_id, position, message, 0, written)
+    # Each table's rows in one statement: a whole chat put at once (a pasted history of 10,000
+    # turns) is three statements, not three a message.
+    placed = list(enumerate(messages, start=first))
+    rows = [(chat_id, at, message.role, message.selected, written) for at, message in placed]
+    db.executemany(INSERT_MESSAGE_SQL, rows)
+    shown = [row for at, message in placed for row in message_shown_rows(chat_id, at, message, 0)]
+    if shown:
+        db.executemany(INSERT_SHOWN_SQL, shown)
+    swipes = (row for at, message in placed for row in swipe_rows(chat_id, at, message, 0, written))
+    db.executemany(INSERT_SWIPE_SQL, swipes)
 
 
 def insert_swipes(

@@ -102,13 +102,15 @@ def seeded(client: TestClient, chat: Chat) -> list[dict[str, str]]:
     return shown
 
 
-def asked(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
-    """One request: the transcript and a new player's line; the reply is kept in the
-    transcript, so the next request goes on from it, as a front-end's would. Returns the
-    seconds the request took, its body encoded beforehand."""
+def asked(
+    client: TestClient, messages: list[dict[str, str]], said: str | None = None
+) -> Callable[[], float]:
+    """One request: the transcript and a new player's line (`said`, else one never said); the
+    reply is kept in the transcript, so the next request goes on from it, as a front-end's
+    would. Returns the seconds the request took, its body encoded beforehand."""
 
     def ask() -> float:
-        line = {"role": "user", "content": f"And now? ({next(ASKED)})"}
+        line = {"role": "user", "content": said or f"And now? ({next(ASKED)})"}
         body = json.dumps({"model": "m", "messages": [*messages, line]}).encode()
         began = time.perf_counter()
         answer = client.post("/v1/chat/completions", content=body, headers=JSON)
@@ -210,3 +212,86 @@ def test_other_chats_cost_a_request_nothing(
         f"others {figures['others'] * 1e3:.1f} ms: {ratio:.2f}x (target: at most 1.1x)"
     )
     assert ratio > 0
+
+
+def swiped_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """A regenerate (not timed), then the client swipes back to the reply it showed before and
+    sends a new line: that request's seconds."""
+
+    def ask() -> float:
+        body = json.dumps({"model": "m", "messages": messages[:-1]}).encode()
+        answer = client.post("/v1/chat/completions", content=body, headers=JSON)
+        assert answer.json()["gm_tags"]["action"] == "regenerate"
+        return asked(client, messages)()
+
+    return ask
+
+
+def in_a_new_process(
+    db: Path, monkeypatch: pytest.MonkeyPatch, canned: Canned, messages: list[dict[str, str]]
+) -> Callable[[], float]:
+    """The next request on `messages`, the first one of a proxy app just started on the store
+    (a restart, another worker): its seconds (the app's start not counted)."""
+
+    def ask() -> float:
+        with proxy_app_for(db, monkeypatch, canned) as (client, _):
+            return asked(client, messages)()
+
+    return ask
+
+
+def pasted(client: TestClient, turns: int) -> tuple[Callable[[], float], Callable[[], float]]:
+    """A history of `turns` turns the proxy never gave out (pasted into a new chat, each time
+    another), and the request after its first: each one's seconds."""
+    messages: list[dict[str, str]] = []
+
+    def first() -> float:
+        table = next(ASKED)
+        messages[:] = [
+            {"role": role, "content": f"Pasted {table}, {role} {at}."}
+            for at in range(turns)
+            for role in ("user", "assistant")
+        ]
+        return asked(client, messages)()
+
+    return first, lambda: asked(client, messages)()
+
+
+def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
+    benchmark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 10,000-turn chat, beside the next request with a new line (placed by
+    `chats/aligned.py`) and a json.loads+json.dumps of its body: a player's line said before,
+    a reply swiped back to, the first request of a proxy app just started on the store, and a
+    pasted 10,000-turn history's first request and the one after."""
+    size, canned = SIZES[-1], Canned()
+    with proxy_app_for(tmp_path / "chats.db", monkeypatch, canned) as (client, _):
+        with proxy_app_for(tmp_path / "other.db", monkeypatch, canned) as (other, _):
+            elsewhere = seeded(other, long_chat(size))  # the new apps' chat, on its own store
+        shown = seeded(client, long_chat(size))
+        asked(client, shown)()  # the line's index is made on the first request, as a process would
+        first, after = pasted(client, size)
+        body = json.dumps({"model": "m", "messages": shown}).encode()
+        work = {
+            "1 turn": asked(client, seeded(client, played(1, "1"))),
+            "new line": asked(client, shown),
+            "json": functools.partial(reread, body),
+            "said before": asked(client, shown, "Go on."),
+            "swiped back": swiped_back(client, shown),
+            "new process": in_a_new_process(tmp_path / "other.db", monkeypatch, canned, elsewhere),
+            "pasted": first,
+            "pasted, after": after,
+        }
+        figures: dict[str, float] = {}
+        benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)
+    benchmark.extra_info.update({name: value * 1e3 for name, value in figures.items()})
+    print(f"\n{size:,} turns, json.loads+json.dumps of the body {figures['json'] * 1e3:.1f} ms")
+    for name, took in figures.items():
+        if name != "json":
+            over = (took - figures["1 turn"]) / figures["json"]
+            benchmark.extra_info[f"{name}: added over json"] = over
+            print(
+                f"{name}: {took * 1e3:.1f} ms, {took / figures['new line']:.2f}x a new line, "
+                f"adds {over:.2f}x the json over a 1-turn chat"
+            )
+    assert all(value > 0 for value in figures.values())

@@ -97,6 +97,21 @@ def test_a_long_chat_opens_from_its_last_page_and_reads_the_rest_when_asked(stor
     assert counting.games == sum(len(m.swipes) for m in played.messages) - 1
 
 
+def test_what_a_long_chat_shows_is_read_in_one_go_without_its_pages(store: Store) -> None:
+    played = long_played(Chats(store))
+    counting = Counting(store)
+    chat = Chats(counting).open("c")
+    assert isinstance(chat.messages, PagedMessages)
+    # What the proxy indexes a line by: each message's role and its chosen swipe's text as
+    # the client was given it (a reply's narration).
+    shown = [
+        (m.role, m.swipe.narration if m.role == "reply" else m.swipe.text) for m in played.messages
+    ]
+    assert chat.messages.outline(1) == shown[1:]
+    assert counting.spans == [] and counting.games == 0  # no page of messages, no game
+    assert chat.messages.outline(len(shown) - PAGE) is None  # a page or less: read the messages
+
+
 def test_a_chat_read_before_another_worker_rewrote_its_past_never_shows_the_new_past(
     db: str,
 ) -> None:
@@ -114,6 +129,9 @@ def test_a_chat_read_before_another_worker_rewrote_its_past_never_shows_the_new_
         assert mine.game.clocks[0].filled == 8  # what it read on opening stays as it was
         with pytest.raises(StaleChatError):
             mine.messages[4]  # its own message 4 is gone from the store: never another one
+        assert isinstance(mine.messages, PagedMessages)
+        with pytest.raises(StaleChatError):
+            mine.messages.outline(0)  # nor what another one shows
         unread = mine.messages[2 * 120 + 1].swipes[1]  # read on opening, its game not yet
         with pytest.raises(StaleChatError):
             unread.game  # noqa: B018 - its row is gone from the store: never another game

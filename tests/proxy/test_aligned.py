@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,9 @@ from gm_tags.chats.plan import Plan, plan_on, plan_step
 from gm_tags.chats.transcript import Said, bare
 from gm_tags.chats.walk import Walk, best_walk
 from gm_tags.history import Chat
+from gm_tags.history_pages import PAGE
+from gm_tags.store import Chats, SqliteStore
+from tests.history.test_store_pages import Counting
 from tests.proxy.conftest import RULESET
 
 KEY = "chat-x"
@@ -276,3 +280,27 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     assert compared([(KEY, line)], edited) is None
     assert compared([(KEY, line)], [*said[2:], Said("user", "New.")]) is None
     assert compared([(KEY, line)], [*said[:-1], Said("assistant", said[-1].text[:5])]) is None
+
+
+def test_a_line_read_from_the_store_is_indexed_without_reading_its_pages(tmp_path: Path) -> None:
+    # A process that did not write the line (a restart, another worker) indexes it from one
+    # read of what its messages show, and places the next request as on the line in memory.
+    played = Chat(start())
+    for turn in range(2 * PAGE):  # more than a page of messages before the last one
+        played = played.user(f"Turn {turn}.").reply(f"Hour {turn} passes.", seed=turn)[0]
+    store = SqliteStore(tmp_path / "chats.db")
+    Chats(store).put(KEY, {"path": str(RULESET)}, played, replace=False)
+    counting = Counting(store)
+    opened = Chats(counting).open(KEY)
+    index, in_memory = Indexes().of(KEY, opened), Indexes().of(KEY, played)
+    assert counting.spans == []  # no page of the line's messages read
+    assert (index.positions, index.roles, index.texts, index.users) == (
+        in_memory.positions,
+        in_memory.roles,
+        in_memory.texts,
+        in_memory.users,
+    )
+    said = [*shown(played), Said("user", "A new line.")]
+    found = compared([(KEY, opened)], said)
+    assert found is not None and fields(found) == fields(compared([(KEY, played)], said))
+    store.close()
