@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import anyio
 import httpx2
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
@@ -23,6 +24,7 @@ from .chats import ProxyChats
 from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
 from .passing import PassedTurn
+from .reminders import written_ahead
 from .streaming import Relay, RelayedStream
 from .turns import AnswerTurn, PendingTurn
 
@@ -186,8 +188,10 @@ class Hop:
         if answer.status_code >= 400:
             turn.settle()
             return await _read(answer, wire.error)
+        # Once the answer is out, the reminders of the games it landed are written ahead.
+        ahead = BackgroundTask(lambda: written_ahead(turn.games_after()))
         if stream:
-            return RelayedStream(wire.relay(answer, turn, self.max_reply), NO_BUFFERING)
+            return RelayedStream(wire.relay(answer, turn, self.max_reply), NO_BUFFERING, ahead)
         try:
             # Reading, applying and writing a whole reply: off the loop.
             whole = await anyio.to_thread.run_sync(wire.whole, answer.json(), turn, self.max_reply)
@@ -195,7 +199,7 @@ class Hop:
             whole = None
         if whole is None:
             raise ProxyError(502, f"the upstream answered with no {wire.what}", UPSTREAM)
-        return JSONResponse(whole)
+        return JSONResponse(whole, background=ahead)
 
     async def pass_on(
         self,

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..game import Game
 from .outcomes import may_show, showing, unshown_at
+from .reminders import reminder_of
 from .spliced import Read
 
 SYSTEM_ROLES = ("system", "developer")
@@ -35,7 +36,7 @@ def upstream_body(read: Read, game: Game, budget: int | None) -> bytes | dict[st
     # The model reads its replies as it wrote them (`outcomes`).
     shown = showing(messages) if may_show(read.text) else []
     replaced = {at: unshown_at(messages[at]) for at in shown}
-    replaced.update(reminded(messages, game.reminder()))
+    replaced.update(reminded(messages, reminder_of(game)))
     inserted = _system(messages, game, budget)
     spliced = read.spliced(replaced, inserted)
     if spliced is not None:

@@ -41,6 +41,9 @@ class PassedTurn:
         self.land(False)
         return self._turns[index].narration if self.streams[index].text else None
 
+    def games_after(self) -> Sequence[Game]:
+        return ()  # nothing landed
+
     def shown_after(self, index: int) -> str:
         return ""
 

@@ -26,6 +26,7 @@ from typing import Protocol
 import anyio
 import httpx2
 from anyio.streams.memory import MemoryObjectReceiveStream
+from starlette.background import BackgroundTask
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
@@ -94,8 +95,12 @@ class Relay:
 class RelayedStream(StreamingResponse):
     """The response of a `Relay`: its events, with its upstream read by a task beside them."""
 
-    def __init__(self, relay: Relay, headers: Mapping[str, str]) -> None:
-        super().__init__(relay, media_type="text/event-stream", headers=headers)
+    def __init__(
+        self, relay: Relay, headers: Mapping[str, str], background: BackgroundTask | None = None
+    ) -> None:
+        super().__init__(
+            relay, media_type="text/event-stream", headers=headers, background=background
+        )
         self._relay = relay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

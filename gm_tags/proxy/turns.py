@@ -44,6 +44,9 @@ class AnswerTurn(Protocol):
     def shown_after(self, index: int) -> str:
         """What the client gets after choice `index`'s narration."""
 
+    def games_after(self) -> Sequence[Game]:
+        """The games the turn landed (what the chat's next request plays from)."""
+
 
 class PendingTurn:
     """One request's turn: written once, whether its replies finished or were cut off. A
@@ -104,6 +107,9 @@ class PendingTurn:
             return ""
         turn = self.landed.turns[index]
         return outcomes_line(receipt.to_dict() for receipt in turn.receipts)
+
+    def games_after(self) -> Sequence[Game]:
+        return () if self.landed is None else tuple(turn.game for turn in self.landed.turns)
 
 
 def ended_turn(stream: ReplyStream[Game], stopped: bool) -> Turn[Game]:

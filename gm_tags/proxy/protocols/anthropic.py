@@ -32,6 +32,7 @@ from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of
 from ..messages import with_reminder
 from ..outcomes import unshown
+from ..reminders import reminder_of
 from ..requests import Refused, check_content, is_part, json_object, read_body, with_role
 from ..transcript import conversation, opening
 from .anthropic_stream import events, whole_message
@@ -81,7 +82,10 @@ async def messages(request: Request) -> Response:
     named = request.headers.get(CHAT_HEADER) or metadata.get("user_id")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
-    forwarded = {**body, "messages": with_reminder(unshown(body["messages"]), plan.game.reminder())}
+    forwarded = {
+        **body,
+        "messages": with_reminder(unshown(body["messages"]), reminder_of(plan.game)),
+    }
     system = with_section(body.get("system"), plan.game.system_prompt(hop.budget).text)
     if system is not None:
         forwarded["system"] = system

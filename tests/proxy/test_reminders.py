@@ -1,0 +1,38 @@
+"""The reminder the upstream reads is the game's own, when it was written ahead for the game
+(`gm_tags.proxy.reminders`) as when it is written on the request's way."""
+
+from __future__ import annotations
+
+import json
+
+from gm_tags import Game
+from gm_tags.families.registry import registered
+from gm_tags.proxy.reminders import reminder_of, written_ahead
+from gm_tags.ruleset import load_ruleset
+from tests.families import omen
+from tests.proxy.conftest import GAME, RULESET
+
+TICK = '[clock: name="Alarm raised" tick="1"]'
+
+
+def game() -> Game:
+    return Game.from_document(load_ruleset(RULESET), json.loads(GAME.read_text()))
+
+
+def test_a_reminder_written_ahead_is_the_games_own_and_a_later_game_gets_its_own() -> None:
+    before = game()
+    written_ahead([before])
+    after = before.apply_reply(f"The bell rings. {TICK}").game
+    assert reminder_of(before) == before.reminder()
+    assert reminder_of(after) == after.reminder() != reminder_of(before)
+    assert "Alarm raised 3/6" in reminder_of(after)
+
+
+def test_a_family_registered_after_a_reminder_was_written_is_taught() -> None:
+    played = game()
+    untaught = reminder_of(played)
+    with registered(omen.FAMILY):
+        taught, expected = reminder_of(played), played.reminder()
+    assert omen.LESSON not in untaught.split("\n")
+    assert omen.LESSON in taught.split("\n") and taught == expected
+    assert reminder_of(played) == untaught
