@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from .grammar import opening
 from .syntax import tag_names, when_tag_names_change
@@ -38,14 +39,28 @@ def opening_so_far() -> re.Pattern[str]:
     space and the start of a tag name, or a whole one and white space, in any case as the
     grammar's TAG_NAME reads it (`[ sk`, `[CLOCK `; not `[sic`, which no more text can make
     one)."""
-    names = tag_names()
-    starts = {name[:length] for name in names for length in range(1, len(name))}
-    whole, begun = _alternatives(names), _alternatives(starts)
-    return re.compile(rf"\[[ \t]*(?:(?i:{whole})[ \t]*|(?i:{begun})?)\Z")
+    # The names as a trie (`s(?:h(?:e...)?|k...)?`): a regex engine tries an alternation of
+    # every prefix one by one, in any case, at every `[` (microseconds each, at many a chunk).
+    return re.compile(rf"\[[ \t]*(?i:{_trie(tag_names())})?\Z")
 
 
-def _alternatives(words: Iterable[str]) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+def _trie(names: Iterable[str]) -> str:
+    """A pattern matching every non-empty prefix of `names`, and a whole name followed by
+    spaces or tabs, and nothing else."""
+    root: dict[str, dict[str, Any]] = {}
+    for name in names:
+        node = root
+        for char in name:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a whole name ends here
+
+    def after(node: dict[str, Any]) -> str:
+        """What may follow a prefix that reached `node` (nothing at all, too)."""
+        ways = [r"[ \t]+"] if "" in node else []
+        ways += [re.escape(char) + after(child) for char, child in sorted(node.items()) if char]
+        return f"(?:{'|'.join(ways)})?" if ways else ""
+
+    return "|".join(re.escape(char) + after(child) for char, child in sorted(root.items()) if char)
 
 
 when_tag_names_change(opening_so_far.cache_clear)

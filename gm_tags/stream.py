@@ -25,6 +25,8 @@ is taken without scanning at all. Measured in tests/benchmarks/test_stream.py.
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Generic
 
 from .dice import Dice
@@ -37,6 +39,7 @@ from .receipts import Receipt
 from .rewrite import LONGEST_CLOSING_MARKUP, WRAPPER_MARKUP, unwrapped
 from .scan import MAX_BODY, Candidate, settled
 from .state import S
+from .syntax import when_tag_names_change
 
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
 _WRAPPER_MARKUP = WRAPPER_MARKUP
@@ -46,6 +49,16 @@ _WRAPPER_STARTS = frozenset(_WRAPPER_MARKUP)
 APPLY_TOGETHER = 16
 # The longest closing markup `unwrapped` looks for after a removed span.
 _CLOSING_MARKUP = LONGEST_CLOSING_MARKUP
+
+
+@functools.cache
+def _opens_or_could_open() -> re.Pattern[str]:
+    """Where a tag opens (the group `opens`), or else a `[` at the end that could still open
+    one: both in one search (none of the second kind comes before one of the first)."""
+    return re.compile(f"(?P<opens>{opening().pattern})|{opening_so_far().pattern}")
+
+
+when_tag_names_change(_opens_or_could_open.cache_clear)
 
 
 class ReplyStream(Generic[S]):
@@ -94,6 +107,7 @@ class ReplyStream(Generic[S]):
         self._narrator = Narrator()
         self._opening = opening()
         self._could_open = opening_so_far()
+        self._opens_or_could_open = _opens_or_could_open()
         self._narrated_to = 0  # the text before this is the narrator's
         self._floor = 0  # where the last span handed to the narrator ends, widened
         # Spans of applied tags (and of their checks' branches) not handed over yet, in order.
@@ -178,24 +192,25 @@ class ReplyStream(Generic[S]):
         if "\n" in chunk:
             return None
         piece = self._pending + chunk  # the text from `_narrated_to` on
-        bracket = piece.rfind("[")
-        held = len(piece)
-        if bracket != -1:
-            if self._opening.search(piece) is not None:
-                return None
-            if self._could_open.match(piece, bracket) is not None:
-                held = bracket
-        scan = held
+        held = scan = len(piece)
+        if "[" in piece:
+            found = self._opens_or_could_open.search(piece)
+            if found is not None:
+                if found.lastgroup is not None:  # a tag opens
+                    return None
+                held = scan = found.start()
         while held and piece[held - 1] in _WRAPPER_STARTS:
             held -= 1
         line = self._held + piece[:held]
         body = line.rstrip()
         # The narrator holds back a `[` that could still form an opening with the text after a
         # tag (`narrator._open_end`); no opening can form in this chunk (no tag was removed in
-        # it), so this is all it would do differently.
-        bracket = body.rfind("[")
-        if bracket != -1 and self._could_open.match(body, bracket) is not None:
-            return None
+        # it), so this is all it would do differently. Where `body` ends where the text does,
+        # that is the `[` just found not to be one.
+        if held < len(piece) or len(body) < len(line):
+            bracket = body.rfind("[")
+            if bracket != -1 and self._could_open.match(body, bracket) is not None:
+                return None
         self._chunks.append(chunk)
         self._held = line[len(body) :]
         self._pending = piece[held:]
