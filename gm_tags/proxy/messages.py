@@ -11,7 +11,7 @@ places, and nothing else changed.
   taken off the replies (`gm_tags.proxy.outcomes`).
 - The per-turn reminder (what did not happen last turn, the commands, the clocks, a sheet block
   per character and the party block) goes at the end of the latest user message, after a blank
-  line, where the model reads it last (`with_reminder`, for either protocol: a message's
+  line, where the model reads it last (`reminded`, for either protocol: a message's
   content is text or a list of parts, and the reminder is one more text part).
 """
 
@@ -29,19 +29,32 @@ SYSTEM_ROLES = ("system", "developer")
 
 
 def upstream_body(read: Read, game: Game, budget: int | None) -> bytes | dict[str, Any]:
-    """The chat-completions body the upstream gets, for a request read as `read`: the client's
-    own text with the few messages that change written in (`spliced`), or, when they cannot
-    be found in it cheaply, its value with them (to be written again whole)."""
+    """The chat-completions body the upstream gets, for a request read as `read`."""
+    inserted = _system(read.value["messages"], game, budget)
+    return forwarded(read, reminder_of(game), inserted)
+
+
+def forwarded(
+    read: Read,
+    reminder: str,
+    inserted: Mapping[int, Mapping[str, Any]] | None = None,
+    fields: Mapping[str, object] | None = None,
+) -> bytes | dict[str, Any]:
+    """The body the upstream gets, for a request read as `read`: the latest user message with
+    the `reminder`, the replies without their outcomes lines, the messages `inserted` (each
+    before the message at its place) and the body's `fields` given those values. The client's
+    own text with those written in (`spliced`), or, when they cannot be found in it cheaply,
+    its value with them (to be written again whole)."""
     messages = read.value["messages"]
     # The model reads its replies as it wrote them (`outcomes`).
     shown = showing(messages) if may_show(read.text) else []
     replaced = {at: unshown_at(messages[at]) for at in shown}
-    replaced.update(reminded(messages, reminder_of(game)))
-    inserted = _system(messages, game, budget)
-    spliced = read.spliced(replaced, inserted)
+    replaced.update(reminded(messages, reminder))
+    spliced = read.spliced(replaced, inserted or {}, fields)
     if spliced is not None:
         return spliced
-    return {**read.value, "messages": _changed(messages, replaced, inserted)}
+    changed = _changed(messages, replaced, inserted or {})
+    return {**read.value, **(fields or {}), "messages": changed}
 
 
 def _system(
@@ -69,12 +82,6 @@ def _changed(
     for at in sorted(inserted, reverse=True):
         changed.insert(at, inserted[at])
     return changed
-
-
-def with_reminder(messages: Sequence[Mapping[str, Any]], reminder: str) -> list[Mapping[str, Any]]:
-    """The messages with `reminder` at the end of the latest user message (a new message; the
-    others are the client's own)."""
-    return _changed(messages, reminded(messages, reminder), {})
 
 
 def reminded(messages: Sequence[Mapping[str, Any]], reminder: str) -> dict[int, Mapping[str, Any]]:

@@ -5,7 +5,6 @@ kept."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -51,35 +50,30 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     return bytes(body)
 
 
-def json_object(raw: bytes) -> dict[str, Any]:
-    """The request's body, if it is a JSON object."""
+def read_object(raw: bytes) -> Read:
+    """The request's body read (`spliced.read`), if it is a JSON object."""
     try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        read = spliced.read(raw)
+    except NotJSON:
         raise Refused(400, "the request body is not JSON") from None
-    if not isinstance(body, dict):
+    if not isinstance(read.value, dict):
         raise Refused(400, "the request body is a JSON object")
-    return body
+    return read
 
 
 def checked(raw: bytes) -> tuple[Read, Conversation]:
     """The request's body read (`spliced.read`: the value and where its messages stand in its
     text) and its conversation (`transcript.conversation`), if it is a chat-completions request
     the proxy can take."""
-    try:
-        read = spliced.read(raw)
-    except NotJSON:
-        raise Refused(400, "the request body is not JSON") from None
+    read = read_object(raw)
     body = read.value
-    if not isinstance(body, dict):
-        raise Refused(400, "the request body is a JSON object")
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Refused(400, "messages must be a list of one or more messages", "messages")
     # Read as it is checked: a user's or an assistant's text is checked at the cost of reading it.
     said = conversation(messages, _check_at)
     # Anywhere in the body: its text goes upstream as it came (`spliced`).
-    where = lone_surrogate_at(body) if _may_hold_surrogate(raw) else None
+    where = lone_surrogate_at(body) if may_hold_surrogate(raw) else None
     if where is not None:
         raise Refused(400, f"{where[0]} {where[1]}", where[0])
     n = body.get("n", 1)
@@ -102,7 +96,7 @@ def checked(raw: bytes) -> tuple[Read, Conversation]:
     return read, said
 
 
-def _may_hold_surrogate(raw: bytes) -> bool:
+def may_hold_surrogate(raw: bytes) -> bool:
     """Whether the body may hold a lone surrogate (a body in UTF-16 or UTF-32, which json.loads
     reads too, may)."""
     if 0 in raw[:4] or raw[:2] in (b"\xff\xfe", b"\xfe\xff"):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from json.scanner import make_scanner
 from typing import Any, cast
 
@@ -55,7 +55,7 @@ TRIES = 256
 @dataclass(frozen=True)
 class Read:
     """A body read: its value, its text, and (when it can be spliced) where its `messages`
-    array opens and closes in the text."""
+    array opens and closes in the text, and where each top-level value stands."""
 
     value: Any
     text: str
@@ -63,22 +63,34 @@ class Read:
     utf8: bool = False  # the text is `raw` read as UTF-8 (no byte order mark)
     opens: int = -1
     closes: int = -1
+    fields: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    first: int = -1  # where the object's first key starts
 
     @property
     def splices(self) -> bool:
         return self.opens >= 0
 
     def spliced(
-        self, replaced: Mapping[int, object], inserted: Mapping[int, object]
+        self,
+        replaced: Mapping[int, object],
+        inserted: Mapping[int, object],
+        fields: Mapping[str, object] | None = None,
     ) -> bytes | None:
         """The body's text in UTF-8 with message `i` replaced by `replaced[i]`, and
-        `inserted[i]` put before message `i` (after the last one when `i` is their count);
-        None when one of them is not near either end of the messages (`NEAR`), or not found
-        within `TRIES` (a message that is not an object)."""
+        `inserted[i]` put before message `i` (after the last one when `i` is their count), and
+        each of the object's `fields` given that value (a new one put first); None when one of
+        the messages is not near either end of them (`NEAR`), or not found within `TRIES` (a
+        message that is not an object)."""
         if not self.splices:
             return None
         places = _Places(self)
         edits: list[tuple[int, int, str]] = []  # where, up to where, what
+        for key, value in (fields or {}).items():
+            if key in self.fields:
+                edits.append((*self.fields[key], _encoded(value)))
+            else:
+                member = f"{_encoded(key)}:{_encoded(value)},"
+                edits.append((self.first, self.first, member))
         count = len(places.messages)
         for at, value in inserted.items():
             if at < count:
@@ -213,26 +225,28 @@ def read(raw: bytes) -> Read:
     try:
         at = _white(text, 0)
         if text.startswith("{", at):
-            value, end, opens, closes = _object(text, at)
+            found, end = _object(text, at)
         else:
             value, end = _SCAN(text, at)
-            opens = closes = -1
+            found = Read(value, text)
     except (StopIteration, json.JSONDecodeError, RecursionError):
         raise NotJSON("the body is not JSON") from None
     if _white(text, end) != len(text):
         raise NotJSON("the body holds more than one JSON value")
-    return Read(value, text, raw, encoding == "utf-8", opens, closes)
+    return replace(found, raw=raw, utf8=encoding == "utf-8")
 
 
-def _object(text: str, at: int) -> tuple[dict[str, Any], int, int, int]:
-    """The object opening at `at`, read key by key (each value by the scanner), where it ends,
-    and where its `messages` array opens and closes (-1 when it has none, or a key twice)."""
+def _object(text: str, at: int) -> tuple[Read, int]:
+    """The object opening at `at`, read key by key (each value by the scanner), and where it
+    ends; where its `messages` array opens and closes, and where each top-level value stands
+    (none when a key is given twice)."""
     value: dict[str, Any] = {}
-    opens = closes = -1
+    fields: dict[str, tuple[int, int]] = {}
     twice = False
     at = _white(text, at + 1)
     if text.startswith("}", at):
-        return value, at + 1, -1, -1
+        return Read(value, text), at + 1
+    first = at
     while True:
         if not text.startswith('"', at):
             raise NotJSON("an object's key is a string")
@@ -244,14 +258,15 @@ def _object(text: str, at: int) -> tuple[dict[str, Any], int, int, int]:
         twice = twice or key in value
         start = at
         value[key], at = _SCAN(text, at)
-        if key == "messages" and text.startswith("[", start):
-            opens, closes = start, at - 1
+        fields[key] = (start, at)
         at = _white(text, at)
         if text.startswith(",", at):
             at = _white(text, at + 1)
         elif text.startswith("}", at):
-            if twice:
-                opens = closes = -1
-            return value, at + 1, opens, closes
+            break
         else:
             raise NotJSON("an object's members are separated by commas")
+    opens, closes = fields.get("messages", (0, 0))
+    if twice or "messages" not in fields or not text.startswith("[", opens):
+        return Read(value, text), at + 1
+    return Read(value, text, opens=opens, closes=closes - 1, fields=fields, first=first), at + 1

@@ -8,7 +8,7 @@ routes it serves too): each step one of `{"reply": TEXT, "chunk": N, "delay": SE
 `{"malformed": true}` (an event that is not JSON) or `{"cut": true}` (a stream that stops before
 `message_stop`). A stream sends a `ping` after `message_start` and an event no client knows
 (`gm_test_unknown`) after the first text delta. `GET /control/requests` lists what it got: the
-body and the headers that carry keys and the API version.
+body (and its `text` as sent) and the headers that carry keys and the API version.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ HEADERS = ("x-api-key", "authorization", "anthropic-version", "anthropic-beta")
 
 
 async def messages(request: Request) -> Response:
-    body = await request.json()
+    text = (await request.body()).decode()
+    body = json.loads(text)
     seen = {name: request.headers.get(name) for name in HEADERS}
-    control._seen.append({"body": body, **seen})
+    control._seen.append({"body": body, "text": text, **seen})
     step = control._script.pop(0) if control._script else {"reply": "Nothing happens."}
     if "fail" in step:
         error = {"type": "api_error" if step["fail"] >= 500 else "rate_limit_error"}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+import httpx2
 import pytest
 from anthropic import Anthropic, AsyncAnthropic
 from openai import OpenAI
@@ -29,6 +30,7 @@ from tests.service.server import free_port
 pytestmark = pytest.mark.slow
 
 GM = "You are the Game Master of a heist."
+JSON = {"x-api-key": "k", "content-type": "application/json"}
 _chats = itertools.count()
 
 
@@ -148,6 +150,27 @@ def test_the_model_gets_the_gm_section_as_a_last_system_block_and_the_reminder(
     sent = {name: seen[name] for name in ("authorization", "x-api-key") if seen[name]}
     assert sent in ({"authorization": "Bearer client-key"}, {"x-api-key": "client-key"})
     assert (seen["anthropic-version"], seen["anthropic-beta"]) == ("2023-06-01", "fixture-beta")
+
+
+def test_the_model_gets_the_client_s_own_text_with_the_section_and_the_reminder_put_in(
+    proxy: str, model: Upstream
+) -> None:
+    """The body goes upstream as the client wrote it (its spacing, key order, escapes): only
+    `system` and the latest user message are written again (`gm_tags.proxy.spliced`)."""
+    model.script({"reply": "Quiet."})
+    said = '{\n    "content": "Caf\\u00e9 \u2694",\n    "role": "user"\n  }'
+    raw = (
+        f'{{\n  "max_tokens": 9,\n  "messages": [\n  {said},\n  {{"role": "assistant", '
+        f'"content": "Bells."}},\n  {{"role": "user", "content": "{opening()}"}}\n  ],\n'
+        f'  "model": "m", "temperature": 1.0e0\n}}'
+    ).encode()
+    answer = httpx2.post(f"{proxy}/v1/messages", content=raw, headers=JSON)
+    assert answer.status_code == 200, answer.text
+    sent = model.requests()[-1]["text"]
+    assert said in sent and '{"role": "assistant", "content": "Bells."}' in sent
+    assert sent.startswith('{\n  "system":[{"type":"text","text":')
+    assert sent.endswith('\n  ],\n  "model": "m", "temperature": 1.0e0\n}')
+    assert model.requests()[-1]["body"]["messages"][0] == json.loads(said)
 
 
 def test_a_system_given_as_text_becomes_the_first_of_two_blocks(

@@ -83,11 +83,13 @@ def test_a_spliced_body_reads_as_the_value_with_its_messages_changed(
     }
     inserted_at = edits.draw(st.sampled_from((*near, len(listed))))
     inserted = {inserted_at: {"role": "system", "content": 'The rules. "{"'}}
-    spliced = got.spliced(replaced, inserted)
+    # A field given another value, or a new one (Anthropic's `system`).
+    fields = edits.draw(st.sampled_from(({}, {"temperature": 0.9}, {"system": [{"text": "{"}]})))
+    spliced = got.spliced(replaced, inserted, fields)
     assert spliced is not None
     expected = [replaced.get(at, message) for at, message in enumerate(listed)]
     expected.insert(inserted_at, inserted[inserted_at])
-    assert json.loads(spliced) == {**body, "messages": expected}
+    assert json.loads(spliced) == {**body, **fields, "messages": expected}
 
 
 def test_the_client_s_own_text_is_kept_where_nothing_changes() -> None:

@@ -30,10 +30,18 @@ from starlette.routing import Route
 from ...text import lone_surrogate_at
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of
-from ..messages import with_reminder
-from ..outcomes import unshown
+from ..messages import forwarded
 from ..reminders import reminder_of
-from ..requests import Refused, check_content, is_part, json_object, read_body, with_role
+from ..requests import (
+    Refused,
+    check_content,
+    is_part,
+    may_hold_surrogate,
+    read_body,
+    read_object,
+    with_role,
+)
+from ..spliced import Read
 from ..transcript import conversation, opening
 from .anthropic_stream import events, whole_message
 
@@ -70,7 +78,8 @@ def error(failure: ProxyError) -> JSONResponse:
 async def messages(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
-    body = checked(await read_body(request))
+    read = checked(await read_body(request))
+    body: dict[str, Any] = read.value
     story = _story(body["messages"])
     said = conversation(story)
     headers = _headers(hop, request, upstream)
@@ -82,15 +91,11 @@ async def messages(request: Request) -> Response:
     named = request.headers.get(CHAT_HEADER) or metadata.get("user_id")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
-    forwarded = {
-        **body,
-        "messages": with_reminder(unshown(body["messages"]), reminder_of(plan.game)),
-    }
     system = with_section(body.get("system"), plan.game.system_prompt(hop.budget).text)
-    if system is not None:
-        forwarded["system"] = system
+    fields = {"system": system} if system is not None else {}
+    sent = forwarded(read, reminder_of(plan.game), fields=fields)
     turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opening(story))
-    return await hop.answer(WIRE, upstream, turn, forwarded, headers, stream=stream)
+    return await hop.answer(WIRE, upstream, turn, sent, headers, stream=stream)
 
 
 def with_section(system: object, section: str) -> object:
@@ -105,9 +110,11 @@ def with_section(system: object, section: str) -> object:
     return [block]
 
 
-def checked(raw: bytes) -> dict[str, Any]:
-    """The request's JSON body, if it is a Messages request the proxy can take."""
-    body = json_object(raw)
+def checked(raw: bytes) -> Read:
+    """The request's body read (`spliced.read`), if it is a Messages request the proxy can
+    take."""
+    read = read_object(raw)
+    body = read.value
     listed = body.get("messages")
     if not isinstance(listed, list) or not listed:
         raise Refused(400, "messages: a list of one or more messages", "messages")
@@ -118,14 +125,15 @@ def checked(raw: bytes) -> dict[str, Any]:
     blocks = isinstance(system, list) and all(is_part(one) for one in system)
     if system is not None and not isinstance(system, str) and not blocks:
         raise Refused(400, "system: text, or a list of text blocks", "system")
-    where = lone_surrogate_at({"messages": listed, "system": system})
+    # Anywhere in the body: its text goes upstream as it came (`spliced`).
+    where = lone_surrogate_at(body) if may_hold_surrogate(raw) else None
     if where is not None:
         raise Refused(400, f"{where[0]}: {where[1]}", where[0])
     if not isinstance(body.get("stream", False), bool | None):
         raise Refused(400, "stream: true or false", "stream")
     if not isinstance(body.get("metadata", {}), dict | None):
         raise Refused(400, "metadata: an object", "metadata")
-    return body
+    return read
 
 
 def _story(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
