@@ -194,8 +194,11 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
         return None
     respaced: list[int] = []  # replies the client shows with white space of its own
     swiped: dict[int, int] = {}  # the line's last reply, shown as another of its swipes
-    if texts_of(said)[:matched] != texts:
-        for index in range(matched - 1, -1, -1):
+    sent = texts_of(said)[:matched]
+    if sent != texts:
+        # Only the last one differs (a reply swiped back to, or spaced): the rest are equal.
+        looked = 1 if sent[:-1] == texts[:-1] else matched
+        for index in range(matched - 1, matched - 1 - looked, -1):
             text = said[index].text
             if text == texts[index]:
                 continue

@@ -116,7 +116,7 @@ class ServedChats:
         next request on it reads none of it back (a pasted history of 10,000 turns)."""
         with self._lock(chat_id):
             self.chats.put(chat_id, dict(source), chat, replace=False, title=title)
-            self._hold(chat_id, chat, 0)  # a new chat is at revision 0
+            self._hold(chat_id, self.chats.as_read(chat_id, chat, 0), 0)  # a new chat is at 0
 
     def chat_ids(self, tenant: str | None = None) -> list[str]:
         """The ids of every chat, or of one tenant's, as stored."""

@@ -80,6 +80,18 @@ class Chats:
         )
         self.store.put(chat_id, stored, replace=replace)
 
+    def as_read(self, chat_id: str, chat: Chat, revision: int) -> Chat:
+        """`chat`, just stored as `chat_id` at `revision`, holding its messages as one read
+        from the store does (all of them in memory): a step on it writes only what it adds
+        (`first_change` finds it without comparing every message)."""
+        ruleset = chat.start.ruleset
+        if ruleset is None:  # no game to read back with (none is read: all are in memory)
+            return chat
+        past = _Past(self.store, chat_id, revision, ruleset)
+        count = len(chat.messages)
+        pages = Pages(count, past.messages, dict(enumerate(chat.messages)))
+        return Chat(chat.start, PagedMessages(pages, count))
+
     def set_title(self, chat_id: str, title: str) -> None:
         """Give a chat a new readable name (`UnknownChatError` when there is no such chat)."""
         _check_title(title)

@@ -40,7 +40,7 @@ def swipe_rows(
             swipe["text"],
             swipe["reply"],
             swipe["narration"],
-            to_json(swipe["receipts"]),
+            to_json(swipe["receipts"]) if swipe["receipts"] else "[]",  # most have none
             game_text(swipe["game"]),
             written,
         )

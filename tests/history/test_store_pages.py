@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gm_tags.history import Chat
-from gm_tags.history_pages import PAGE, PagedMessages
+from gm_tags.history_pages import PAGE, PagedMessages, first_change
 from gm_tags.store import (
     MIGRATIONS,
     Chats,
@@ -110,6 +110,20 @@ def test_what_a_long_chat_shows_is_read_in_one_go_without_its_pages(store: Store
     assert chat.messages.outline(1) == shown[1:]
     assert counting.spans == [] and counting.games == 0  # no page of messages, no game
     assert chat.messages.outline(len(shown) - PAGE) is None  # a page or less: read the messages
+
+
+def test_a_chat_just_put_is_held_as_one_read_and_a_step_writes_only_its_new_rows(
+    store: Store,
+) -> None:
+    chats = Chats(store)
+    played = long_played(chats)  # a pasted history the proxy puts whole
+    held = chats.as_read("c", played, 0)
+    assert isinstance(held.messages, PagedMessages)
+    after = held.user("And now?")
+    # Found without comparing every message: the step's own message is the first new one.
+    assert first_change(held.messages, after.messages) == len(played.messages)
+    chats.save("c", held, after, 0)
+    assert documents(Chats(store).open("c")) == documents(after)
 
 
 def test_a_chat_read_before_another_worker_rewrote_its_past_never_shows_the_new_past(
