@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import compress, count
+from operator import is_not
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -192,17 +194,18 @@ def first_change(before: Sequence[Any], after: Sequence[Any]) -> int:
     """The position of the first message of `after` that is not the very message of `before`
     there (the length of the shorter when one continues the other). The stored past two paged
     sequences share is the same without being read."""
+    end = min(len(before), len(after))
+    if not isinstance(before, PagedMessages) and not isinstance(after, PagedMessages):
+        # Two chats held whole (one a step of the other): their messages compared in C.
+        return next(compress(count(), map(is_not, before, after)), end)
     start = 0
-    if (
-        isinstance(before, PagedMessages)
-        and isinstance(after, PagedMessages)
-        and before.pages is after.pages
-    ):
-        start = min(before.upto, after.upto)
-    for at in range(start, min(len(before), len(after))):
-        old = before.peek(at) if isinstance(before, PagedMessages) else before[at]
-        new = after.peek(at) if isinstance(after, PagedMessages) else after[at]
+    if isinstance(before, PagedMessages) and isinstance(after, PagedMessages):
+        start = min(before.upto, after.upto) if before.pages is after.pages else 0
+    old_at = before.peek if isinstance(before, PagedMessages) else before.__getitem__
+    new_at = after.peek if isinstance(after, PagedMessages) else after.__getitem__
+    for at in range(start, end):
+        old = old_at(at)
         # A message never read cannot be the one `after` holds: it was never made.
-        if old is None or old is not new:
+        if old is None or old is not new_at(at):
             return at
-    return min(len(before), len(after))
+    return end
