@@ -11,7 +11,9 @@ The body is read as `json.loads` reads it (the same decoding of the bytes, the s
 anything it refuses refused), its top-level object key by key and its `messages` array message
 by message, each value by the json module's scanner (in C). Two differences, both refusals of
 what is not JSON and that no upstream takes: `NaN` and `Infinity`, and nesting too deep to read
-(Python's json raises RecursionError for it). A body whose top level gives a key twice is read
+(Python's json raises RecursionError for it). Numbers the proxy could not write again are refused
+too: a float beyond a double (json.loads reads it as infinity) and an integer over Python's
+4,300 digits (json.loads raises ValueError). A body whose top level gives a key twice is read
 (the last one counts, as in `json.loads`) but not spliced (`Read.splices`): an upstream that
 keeps the first would read the client's messages, not the ones the proxy sends.
 """
@@ -19,6 +21,7 @@ keeps the first would read the client's messages, not the ones the proxy sends.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -43,7 +46,15 @@ def _no_constant(name: str) -> None:
     raise NotJSON(f"{name} is not JSON")
 
 
-_SCAN = make_scanner(cast(Any, json.JSONDecoder(parse_constant=_no_constant)))
+def _finite(written: str) -> float:
+    # json.loads reads 1e400 as infinity, which no JSON writer writes again.
+    number = float(written)
+    if math.isinf(number):
+        raise NotJSON(f"{written} is beyond a double")
+    return number
+
+
+_SCAN = make_scanner(cast(Any, json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)))
 
 
 # How far from either end of the messages a message is looked for in the text, and how many
@@ -229,7 +240,7 @@ def read(raw: bytes) -> Read:
         else:
             value, end = _SCAN(text, at)
             found = Read(value, text)
-    except (StopIteration, json.JSONDecodeError, RecursionError):
+    except (StopIteration, ValueError, RecursionError):  # ValueError: an int over 4,300 digits
         raise NotJSON("the body is not JSON") from None
     if _white(text, end) != len(text):
         raise NotJSON("the body holds more than one JSON value")

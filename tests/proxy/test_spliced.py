@@ -202,3 +202,34 @@ def test_the_upstream_gets_the_client_s_own_text_with_the_game_s_prompt_put_in(
         seen = upstream.seen[-1]["messages"]
         assert [m["role"] for m in seen] == ["system", "user", "assistant", "user"]
         assert seen[2]["content"] == shown.split("\n\n\u2699")[0]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [b"1" * 5000, b"1e400", b"-1.5E+999"],
+    ids=["int-over-python-s-digit-limit", "float-over-double", "negative-float-over-double"],
+)
+def test_a_number_the_proxy_cannot_read_or_write_again_is_refused_with_a_400(
+    number: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """json.loads raises a bare ValueError for an integer of over 4,300 digits, and reads 1e400
+    as infinity, which no JSON writer writes again (the body is written again whole when it
+    cannot be spliced): either was a 500. A 400, and nothing sent upstream."""
+    with pytest.raises(NotJSON):
+        read(b'{"seed": ' + number + b', "messages": []}')
+    with proxy_app_for(tmp_path / "chats.db", monkeypatch) as (client, upstream):
+        for body in (
+            b'{"model": "m", "seed": '
+            + number
+            + b', "messages": [{"role": "user", "content": "Hi"}]}',
+            # a key given twice: not spliced, the value written again whole
+            b'{"model": "m", "model": "m", "messages": [{"role": "user", "content": "'
+            + number
+            + b'", "n": '
+            + number
+            + b"}]}",
+        ):
+            answer = client.post("/v1/chat/completions", content=body, headers=JSON)
+            assert answer.status_code == 400, answer.text
+            assert "not JSON" in answer.json()["error"]["message"]
+        assert upstream.sent == []
