@@ -87,6 +87,9 @@ class ReplyStream(Generic[S]):
         self._pending = ""
         self._pending_scan = 0
         self._lent_from = 0
+        # What the narrator's line held when it was lent: the narration given out while lent
+        # is recorded once, when it comes back (`_given_lent`), not a piece a chunk.
+        self._held_from = ""
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
@@ -124,6 +127,8 @@ class ReplyStream(Generic[S]):
     @property
     def narrating(self) -> bool:
         """Whether any narration was given out yet."""
+        # The narrator's line is lent to `feed` only once part of it was given out (and so
+        # shown) here, so what `feed` gives while lent, recorded later, never changes this.
         return bool(self._shown)
 
     @property
@@ -145,8 +150,6 @@ class ReplyStream(Generic[S]):
                 line = self._held + chunk
                 body = line.rstrip()
                 self._held = line[len(body) :]
-                if body:
-                    self._shown.append(body)
                 return body
             if (shown := self._feed_lent(chunk)) is not None:
                 return shown
@@ -216,8 +219,6 @@ class ReplyStream(Generic[S]):
         self._pending = piece[held:]
         self._pending_scan = scan - held
         self._prose = not self._pending
-        if body:
-            self._shown.append(body)
         return body
 
     def _lend(self, text: str) -> None:
@@ -227,6 +228,7 @@ class ReplyStream(Generic[S]):
         held = self._narrator.plain_end()
         if held is not None:
             self._lent, self._held, self._lent_from = True, held, self._narrated_to
+            self._held_from = held
             self._pending = text[self._narrated_to :]
             self._pending_scan = self._scan_from - self._narrated_to
             self._prose = not self._pending
@@ -239,6 +241,14 @@ class ReplyStream(Generic[S]):
         self._flowing = not self._pending
         last = text[narrated_to - 1] if narrated_to > self._lent_from else ""
         self._narrator.went_on(self._held, last)
+        self._show(self._given_lent(text, narrated_to))
+
+    def _given_lent(self, text: str, narrated_to: int) -> str:
+        """The narration `feed` gave out while lent, up to `narrated_to`, in one piece: the
+        pieces it gave and the white space it holds now are the white space it was lent and the
+        text it narrated."""
+        given = self._held_from + text[self._lent_from : narrated_to]
+        return given[: len(given) - len(self._held)]
 
     def _text_now(self) -> str:
         """The text received so far, brought up to date with the chunks since."""
