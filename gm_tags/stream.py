@@ -19,8 +19,9 @@ What is held back, and why (see docs/proxy.md):
 Linear: a chunk costs its own length and the tag still open, never the text so far. The scan goes
 on from the first tag not yet settled (or the last `[` that could still open one), the narrator
 takes the text up to where it is held and keeps only its open end, and each tag's span is settled
-and handed over once. A chunk of plain prose after settled text, or inside an unterminated tag,
-is taken without scanning at all. Measured in tests/benchmarks/test_stream.py.
+and handed over once. While all is calm, the narrator lends its line to `feed`, which narrates
+prose (and stray brackets) in one pass; a chunk inside an unterminated tag is taken without
+scanning at all. Measured in tests/benchmarks/test_stream.py.
 """
 
 from __future__ import annotations
