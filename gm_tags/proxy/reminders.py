@@ -14,20 +14,23 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Any
 
+from ..families.family import Family
 from ..families.registry import FAMILIES
 from ..game import Game
 
 # The games whose reminders are kept, the latest used: a few per chat played at once.
 KEPT = 256
 
-_kept: OrderedDict[int, tuple[Game, tuple[str, ...], str]] = OrderedDict()
+_kept: OrderedDict[int, tuple[Game, tuple[Family[Any], ...], str]] = OrderedDict()
 _lock = threading.Lock()
 
 
 def reminder_of(game: Game) -> str:
     """`game.reminder()`, written once for the game."""
-    families = tuple(FAMILIES)
+    # The families themselves, not their names: one may be registered again under its name.
+    families = tuple(FAMILIES.values())
     with _lock:
         kept = _kept.get(id(game))
         if kept is not None and kept[0] is game and kept[1] == families:

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from gm_tags import Game
 from gm_tags.families.registry import registered
+from gm_tags.prompt.reminder import Teaching
 from gm_tags.proxy.reminders import reminder_of, written_ahead
 from gm_tags.ruleset import load_ruleset
 from tests.families import omen
@@ -36,3 +38,16 @@ def test_a_family_registered_after_a_reminder_was_written_is_taught() -> None:
     assert omen.LESSON not in untaught.split("\n")
     assert omen.LESSON in taught.split("\n") and taught == expected
     assert reminder_of(played) == untaught
+
+
+def test_a_family_registered_again_under_its_name_with_other_teaching_is_taught_anew() -> None:
+    """A reminder kept by the families' names alone would teach the family unregistered."""
+    played = game()
+    with registered(omen.FAMILY):
+        first = reminder_of(played)
+    other = replace(omen.FAMILY, teach=lambda _game: Teaching(["- Omens come in threes."]))
+    with registered(other):
+        again, expected = reminder_of(played), played.reminder()
+    assert omen.LESSON in first.split("\n")
+    assert omen.LESSON not in again.split("\n")
+    assert "- Omens come in threes." in again.split("\n") and again == expected
