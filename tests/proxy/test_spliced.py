@@ -233,3 +233,53 @@ def test_a_number_the_proxy_cannot_read_or_write_again_is_refused_with_a_400(
             assert answer.status_code == 400, answer.text
             assert "not JSON" in answer.json()["error"]["message"]
         assert upstream.sent == []
+
+
+# JSON's own white space, as a client may put it between any two tokens.
+spaces = st.text(alphabet=" \t\n\r", max_size=3)
+
+
+def _odd_key(key: str, escaped: bool) -> str:
+    # A key written with each letter as a \\u escape: "\\u006dessages" is "messages".
+    return '"' + "".join(f"\\u{ord(c):04x}" for c in key) + '"' if escaped else json.dumps(key)
+
+
+def written_oddly(value: Any, draw: st.DrawFn) -> str:
+    """`value` as JSON with white space drawn between its tokens and some keys escaped."""
+    if isinstance(value, dict):
+        members = [
+            f"{draw(spaces)}{_odd_key(k, draw(st.booleans()))}{draw(spaces)}:{draw(spaces)}"
+            f"{written_oddly(v, draw)}{draw(spaces)}"
+            for k, v in value.items()
+        ]
+        return "{" + ",".join(members) + draw(spaces) + "}"
+    if isinstance(value, list):
+        items = [f"{draw(spaces)}{written_oddly(v, draw)}{draw(spaces)}" for v in value]
+        return "[" + ",".join(items) + draw(spaces) + "]"
+    return json.dumps(value, ensure_ascii=draw(st.booleans()))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    listed=messages,
+    extra=st.dictionaries(st.sampled_from(("model", "n", "stop")), texts),
+    data=st.data(),
+)
+def test_a_body_written_with_odd_spacing_and_escaped_keys_reads_as_the_value_meant(
+    listed: list[dict[str, Any]], extra: dict[str, Any], data: st.DataObject
+) -> None:
+    body = {**extra, "messages": listed}
+    raw = (data.draw(spaces) + written_oddly(body, data.draw) + data.draw(spaces)).encode()
+    got = read(raw)
+    assert got.value == json.loads(raw) == body
+    last = len(listed) - 1
+    replaced = {last: {"role": "user", "content": "} new {"}}
+    inserted = {0: {"role": "system", "content": '"rules"'}, len(listed): {"role": "user"}}
+    spliced = got.spliced(replaced, inserted, {"temperature": 1})
+    assert spliced is not None
+    expected = [*listed[:last], replaced[last], {"role": "user"}]
+    assert json.loads(spliced) == {
+        "temperature": 1,
+        **body,
+        "messages": [inserted[0], *expected],
+    }
