@@ -283,3 +283,41 @@ def test_a_body_written_with_odd_spacing_and_escaped_keys_reads_as_the_value_mea
         **body,
         "messages": [inserted[0], *expected],
     }
+
+
+ODD_BODIES = {
+    # `messages` nested elsewhere too, and a string that holds a whole body
+    "nested": b'{"metadata": {"messages": [{"role": "user", "content": "not me"}]}, "model": "m",'
+    b' "stop": ["\\"messages\\": [{"], "messages": [{"role": "user", "content": "Go."}]}',
+    # two equal messages, the second the latest user message
+    "equal": b'{"model":"m","messages":[{"role":"user","content":"Go."},{"role":"assistant",'
+    b'"content":"Ok."},{"role":"user","content":"Go."}]}',
+    "escaped-key": b'{"model":"m","\\u006dessages":[{"role":"user","content":"Go."}]}',
+    "bom": b'\xef\xbb\xbf {"model":"m","messages":[{"role":"user","content":"Go."}]}',
+    "utf-32": '{"model":"m","messages":[{"role":"user","content":"Go \U0001f600"}]}'.encode(
+        "utf-32"
+    ),
+    "big-numbers": b'{"model":"m","seed":123456789012345678901234567890,"top_p":1e-320,'
+    b'"messages":[{"role":"user","content":"Go."}]}',
+    "odd-space": b'\r\n\t{ "model" :"m" ,\r"messages"\t:\n[ {"role":"user" ,'
+    b' "content":"Go."}\n]\t}\n',
+}
+
+
+@pytest.mark.parametrize("name", ODD_BODIES)
+def test_the_upstream_reads_an_odd_body_as_the_client_s_with_the_game_s_prompt_put_in(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = ODD_BODIES[name]
+    body = json.loads(raw)
+    with proxy_app_for(tmp_path / "chats.db", monkeypatch) as (client, upstream):
+        answer = client.post("/v1/chat/completions", content=raw, headers=JSON)
+        assert answer.status_code == 200, answer.text
+        sent = json.loads(upstream.sent[-1])
+    system, *messages = sent.pop("messages")
+    client_s = body.pop("messages")
+    assert sent == body  # every other field as the client sent it
+    assert system["role"] == "system" and "Crew of Shadows" in system["content"]
+    assert messages[:-1] == client_s[:-1]
+    assert messages[-1]["content"].startswith(client_s[-1]["content"] + "\n\n")
+    assert "Clocks now:" in messages[-1]["content"]  # the reminder, in the latest user message
