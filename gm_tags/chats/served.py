@@ -111,12 +111,15 @@ class ServedChats:
             self._hold(chat_id, self.chats.create(chat_id, dict(source), start, title), 0)
         return chat_id
 
-    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> None:
+    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> Chat:
         """Store a whole new chat (`ChatExistsError` when the id is taken), held as it is: the
-        next request on it reads none of it back (a pasted history of 10,000 turns)."""
+        next request on it reads none of it back (a pasted history of 10,000 turns). Returns
+        the chat as held (the very one the next read gives)."""
         with self._lock(chat_id):
             self.chats.put(chat_id, dict(source), chat, replace=False, title=title)
-            self._hold(chat_id, self.chats.as_read(chat_id, chat, 0), 0)  # a new chat is at 0
+            held = self.chats.as_read(chat_id, chat, 0)
+            self._hold(chat_id, held, 0)  # a new chat is at 0
+            return held
 
     def chat_ids(self, tenant: str | None = None) -> list[str]:
         """The ids of every chat, or of one tenant's, as stored."""

@@ -43,10 +43,9 @@ class TenantChats:
         self.served.create(self._stored(chat_id), source, start, title)
         return chat_id
 
-    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> None:
-        """Store a whole new chat (`ChatExistsError` when the id is taken)."""
-        stored = self._stored(chat_id)
-        self.served.put(stored, source, chat, title)
+    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> Chat:
+        """Store a whole new chat (`ChatExistsError` when the id is taken); the chat as held."""
+        return self.served.put(self._stored(chat_id), source, chat, title)
 
     def chat_ids(self) -> list[str]:
         return [shown_id(self.tenant, one) for one in self.served.chat_ids(self.tenant)]

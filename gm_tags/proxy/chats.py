@@ -216,7 +216,10 @@ class ProxyChats:
                 try:
                     if plan.new:
                         title = chat_title(named, said, plan.line)
-                        self.chats.put(plan.line, self._source, after, title)
+                        held = self.chats.put(plan.line, self._source, after, title)
+                        # Indexed now, as a step's line is kept up to date: the request after a
+                        # pasted history of 10,000 turns would index all of it (~100 ms).
+                        self._indexes.of(self.chats.stored(plan.line), held)
                     else:
                         self.chats.step(plan.line, _replacing(plan, after), retries=0)
                 except (StaleChatError, ChatExistsError):
