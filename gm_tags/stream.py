@@ -94,7 +94,7 @@ class ReplyStream(Generic[S]):
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
-        self._open: Candidate | None = None  # the first tag found and not settled
+        self._open_at = -1  # where the first tag found and not settled starts, if any
         # While the first tag open is unterminated: how many more characters a chunk with no
         # `[`, `]` or line break may bring and leave everything as it was (the scanner reads
         # that far for it); -1 otherwise.
@@ -284,7 +284,7 @@ class ReplyStream(Generic[S]):
             return shown
         self._settle()
         self._narrate_settled()
-        self._calm = self._open is None and not self._spans and self._spanned == len(self._settled)
+        self._calm = self._open_at == -1 and not self._spans and self._spanned == len(self._settled)
         return self._show(self._narrator.take())
 
     def finish(self) -> tuple[str, Turn[S]]:
@@ -346,8 +346,15 @@ class ReplyStream(Generic[S]):
     def _settle(self) -> None:
         """Take the tags that closed for good into `_settled`; note the first still open."""
         text = self._text
-        if self._opening.search(text, self._scan_from) is None:
+        opened = self._opening.search(text, self._scan_from)
+        if opened is None:
             found: list[Candidate] = []  # the common case, with no more work than the search
+        elif self._still_unterminated(text, opened):
+            # A tag just opened and nothing before it waits: the scan would find it alone,
+            # unterminated and not settled (most tags open so, a chunk or a few before their `]`).
+            self._open_at = self._scan_from = opened.start()
+            self._quiet_left = opened.end() + MAX_BODY - len(text)
+            return
         else:
             found = commands_in(text, self._scan_from)
         settled_count = next(
@@ -356,18 +363,28 @@ class ReplyStream(Generic[S]):
         self._settled += found[:settled_count]
         if len(self._settled) - self._applied >= APPLY_TOGETHER:
             self._apply_settled()
-        self._open = found[settled_count] if settled_count < len(found) else None
         self._quiet_left = -1
-        if self._open is not None:
-            self._scan_from = self._open.start
-            if not self._open.closed:
-                self._quiet_left = self._open.start + self._open.body + MAX_BODY - len(text)
+        if settled_count < len(found):
+            first_open = found[settled_count]
+            self._open_at = self._scan_from = first_open.start
+            if not first_open.closed:
+                self._quiet_left = first_open.start + first_open.body + MAX_BODY - len(text)
             return
+        self._open_at = -1
         if settled_count:
             self._scan_from = found[settled_count - 1].end
         bracket = text.rfind("[", self._scan_from)
         could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
         self._scan_from = bracket if could_open else len(text)
+
+    @staticmethod
+    def _still_unterminated(text: str, opened: re.Match[str]) -> bool:
+        """Whether the tag opening at `opened` (the first from where the scan starts) is all the
+        scan would find there: a command (`commands_in` keeps it), with no `]` after it, and the
+        text not past the bound of its search (so not settled, see `scan.settled`)."""
+        body = opened.end()
+        name = opened.group()[1:-1].strip(" \t").lower()  # as `scan` reads it
+        return text.find("]", body) == -1 and len(text) <= body + MAX_BODY and name in FAMILIES
 
     def _apply_settled(self) -> None:
         for tag in parse_all(self._settled[self._applied :]):
@@ -383,7 +400,7 @@ class ReplyStream(Generic[S]):
         """Hand the narrator the text up to where nothing still to come can change it, with the
         spans settled in it."""
         text = self._text
-        held = self._open.start if self._open else len(text)
+        held = self._open_at if self._open_at != -1 else len(text)
         if self._spanned < len(self._settled):
             held = self._held_for_spans(held)
         if held == len(text):
