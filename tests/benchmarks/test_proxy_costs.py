@@ -281,6 +281,8 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
             "new process": in_a_new_process(tmp_path / "other.db", monkeypatch, canned, elsewhere),
             "pasted": first,
             "pasted, after": after,
+            # The same chat's next new line: what is left of the paste in the request after.
+            "pasted, a line later": after,
         }
         figures: dict[str, float] = {}
         benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)
@@ -296,4 +298,7 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
                 f"adds {over:.2f}x the json over a 1-turn chat"
                 + (" (target: at most 1.1x a new line)" if name == "pasted, after" else "")
             )
+    later = figures["pasted, after"] / figures["pasted, a line later"]
+    benchmark.extra_info["pasted, after: x a line later"] = later
+    print(f"pasted, after: {later:.2f}x the same chat's next new line")
     assert all(value > 0 for value in figures.values())
