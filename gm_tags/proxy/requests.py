@@ -54,8 +54,8 @@ def read_object(raw: bytes) -> Read:
     """The request's body read (`spliced.read`), if it is a JSON object."""
     try:
         read = spliced.read(raw)
-    except NotJSON:
-        raise Refused(400, "the request body is not JSON") from None
+    except NotJSON as error:
+        raise Refused(400, f"the request {str(error).removeprefix('the ')}") from None
     if not isinstance(read.value, dict):
         raise Refused(400, "the request body is a JSON object")
     return read

@@ -32,7 +32,12 @@ _WHITE = re.compile(r"[ \t\n\r]*")
 
 
 class NotJSON(ValueError):
-    """A body that is not JSON."""
+    """A body that is not JSON (or not one the proxy can read): the message says why, from
+    "the body"."""
+
+
+class _Unwritable(NotJSON):
+    """A number the proxy could not write again."""
 
 
 def _white(text: str, at: int) -> int:
@@ -50,7 +55,7 @@ def _finite(written: str) -> float:
     # json.loads reads 1e400 as infinity, which no JSON writer writes again.
     number = float(written)
     if math.isinf(number):
-        raise NotJSON(f"{written} is beyond a double")
+        raise _Unwritable(f"the body holds a number beyond a double: {written[:40]}")
     return number
 
 
@@ -240,8 +245,12 @@ def read(raw: bytes) -> Read:
         else:
             value, end = _SCAN(text, at)
             found = Read(value, text)
-    except (StopIteration, ValueError, RecursionError):  # ValueError: an int over 4,300 digits
+    except _Unwritable:
+        raise
+    except (StopIteration, json.JSONDecodeError, NotJSON, RecursionError):
         raise NotJSON("the body is not JSON") from None
+    except ValueError:  # Python reads no integer of over 4,300 digits
+        raise _Unwritable("the body holds an integer of over 4,300 digits") from None
     if _white(text, end) != len(text):
         raise NotJSON("the body holds more than one JSON value")
     return replace(found, raw=raw, utf8=encoding == "utf-8")
