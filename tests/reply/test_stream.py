@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm_tags import Game, Turn
+from gm_tags.families.registry import FAMILIES, unregister
 from gm_tags.grammar import opening
 from gm_tags.scan import MAX_BODY
 from tests.fuzzing import GAMES, fixture_game, reply
@@ -244,3 +245,21 @@ def test_indented_tabbed_and_blank_led_lines_stream_to_the_batch_result_at_every
     batch = game.apply_reply(text, seed=seed)
     for size in range(1, 17):
         streamed(game, text, list(range(size, len(text), size)), seed=seed, batch=batch)
+
+
+def test_a_tag_whose_family_was_unregistered_is_text_shown_as_it_comes(game: Game) -> None:
+    # The grammar still spells `[clock:` as an opening, but no family takes it: the scan leaves
+    # it as text, so a stream shows it at once (nothing will close it as a tag) and ends as the
+    # batch narration does.
+    said = 'Ahead. [clock: name="Alarm"'
+    text = said + ' tick="1"] The corridor [sheet: who="Mira" stress="+1"] ends.'
+    clock = FAMILIES["clock"]
+    unregister("clock")
+    try:
+        batch = game.apply_reply(text, seed=7)
+        assert game.stream(seed=7).feed(said) == 'Ahead. clock: name="Alarm"'
+        assert batch.narration.startswith('Ahead. clock: name="Alarm" tick="1"]')
+        for size in (1, 4, len(text)):
+            streamed(game, text, list(range(size, len(text), size)), batch=batch)
+    finally:
+        FAMILIES["clock"] = clock  # shipped families are no registered tag names
