@@ -37,7 +37,7 @@ from typing import overload
 from ..history import Chat
 from ..history_pages import PagedMessages, first_change
 from .transcript import Role, Said, bare, roles_of, texts_of
-from .walk import Matched, Walk, respaced_from, showing
+from .walk import Matched, Walk, past_events, respaced_from, showing
 
 # How many lines' indexes are kept (a line read again after that is indexed again).
 KEPT = 256
@@ -214,9 +214,7 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
             if respaced_from(messages[shown.positions[index]].swipes[found[0]], text):
                 respaced.append(index)
     end = shown.positions[matched - 1] + 1
-    reached = end
-    while reached < len(messages) and messages[reached].role == "event":
-        reached += 1
+    reached = past_events(messages, end)
     replies = _AsChosen(shown, said, matched, swiped)
     respaced_replies = tuple(replies.made(index) for index in reversed(respaced))
     return Walk(

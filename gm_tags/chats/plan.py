@@ -184,15 +184,14 @@ def _respaced(chat: Chat, replies: Sequence[Matched]) -> Chat:
     client's: a continue it joined with a space of its own). The same swipe otherwise: its
     snapshot, tags and receipts stay, and the messages before it are not read."""
     messages = chat.messages
+    first = min(matched.position for matched in replies)
+    tail = list(messages[first:])  # copied once, not once a reply
     for matched in replies:
-        message = messages[matched.position]
+        message = tail[matched.position - first]
         swipes = list(message.swipes)
         swipes[matched.swipe] = swipes[matched.swipe].narrated(matched.shown)
-        changed = replace(message, swipes=tuple(swipes))
-        messages = appended(
-            messages[: matched.position], changed, *messages[matched.position + 1 :]
-        )
-    return Chat(chat.start, messages)
+        tail[matched.position - first] = replace(message, swipes=tuple(swipes))
+    return Chat(chat.start, appended(messages[:first], *tail))
 
 
 def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Sequence[Said], int]:

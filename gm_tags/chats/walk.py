@@ -74,7 +74,7 @@ class Walk:
     @property
     def begins(self) -> int:
         """The line position the first message is matched at (past the events at `at`)."""
-        return _past_events(self.chat.messages, self.at)
+        return past_events(self.chat.messages, self.at)
 
     @property
     def to_the_end(self) -> bool:
@@ -127,7 +127,7 @@ def walk(
     edited = 0
     reworded = False
     while True:
-        position = _past_events(messages, position)
+        position = past_events(messages, position)
         if passed is not None:
             passed.add((index, position))
         if index == len(said) or position == len(messages):
@@ -176,7 +176,7 @@ def walk(
     )
 
 
-def _past_events(messages: Sequence[Message], position: int) -> int:
+def past_events(messages: Sequence[Message], position: int) -> int:
     while position < len(messages) and messages[position].role == "event":
         position += 1
     return position
@@ -313,7 +313,7 @@ def best_walk(
         # the whole line is walked once, not once from every place counted back from an anchor.
         passed: set[tuple[int, int]] = set()
         for rank, (first, at) in enumerate(sorted(starts(chat, said, found) | places)):
-            if (first, _past_events(chat.messages, at)) in passed:
+            if (first, past_events(chat.messages, at)) in passed:
                 continue
             if _skips(chat, first, at, known, held):
                 continue

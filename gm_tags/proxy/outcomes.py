@@ -52,7 +52,7 @@ _SUBJECTS = ("name", "pool", "track", "state", "condition", "skill", "field", "r
 def without_outcomes(text: str) -> str:
     """`text` without the outcomes lines the proxy added (at its end, and before the
     continuations joined onto it)."""
-    return _LINE.sub("", text)
+    return _LINE.sub("", text) if MARK in text else text  # most replies hold none
 
 
 def unshown(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

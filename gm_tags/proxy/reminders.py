@@ -33,7 +33,8 @@ def reminder_of(game: Game) -> str:
     families = tuple(FAMILIES.values())
     with _lock:
         kept = _kept.get(id(game))
-        if kept is not None and kept[0] is game and kept[1] == families:
+        # The entry holds its game, so no other game has that id while it is kept.
+        if kept is not None and kept[1] == families:
             _kept.move_to_end(id(game))
             return kept[2]
     reminder = game.reminder()

@@ -48,7 +48,7 @@ def _white(text: str, at: int) -> int:
 
 
 def _no_constant(name: str) -> None:
-    raise NotJSON(f"{name} is not JSON")
+    raise NotJSON  # read() says what: the body is not JSON
 
 
 def _finite(written: str) -> float:
@@ -111,17 +111,21 @@ class Read:
         for at, value in inserted.items():
             if at < count:
                 start = places.start(at)
-                edits.append((start, start, _encoded(value) + ",") if start >= 0 else (-1, 0, ""))
+                if start < 0:
+                    return None
+                edits.append((start, start, _encoded(value) + ","))
             elif count:
                 end = places.end(count - 1)
-                edits.append((end, end, "," + _encoded(value)) if end >= 0 else (-1, 0, ""))
+                if end < 0:
+                    return None
+                edits.append((end, end, "," + _encoded(value)))
             else:
                 edits.append((self.opens + 1, self.opens + 1, _encoded(value)))
         for at, value in replaced.items():
-            start, end = places.start(at), places.end(at)
-            edits.append((start, end, _encoded(value)))
-        if any(start < 0 for start, _, _ in edits):
-            return None
+            start = places.start(at)
+            if start < 0:
+                return None
+            edits.append((start, places.end(at), _encoded(value)))
         edits.sort()
         if not self.utf8:  # another encoding JSON allows: written again as UTF-8
             pieces: list[str] = []
@@ -161,6 +165,8 @@ class _Places:
         self._starts: dict[int, int] = {}
         self._ends: dict[int, int] = {}
         self._tries = TRIES
+        # The next message a forward scan reads, and where it starts.
+        self._forward_from = (0, _white(read.text, read.opens + 1))
 
     def start(self, at: int) -> int:
         """Where message `at` starts (-1: not found)."""
@@ -182,12 +188,14 @@ class _Places:
             self._backward(at)
 
     def _forward(self, upto: int) -> None:
-        """Messages 0 to `upto`, each scanned from where the one before ends."""
-        text, at = self.text, _white(self.text, self.opens + 1)
-        for index in range(upto + 1):
+        """Messages up to `upto`, each scanned from where the one before ends, on from where
+        the last forward scan stopped."""
+        text, (first, at) = self.text, self._forward_from
+        for index in range(first, upto + 1):
             _, end = _SCAN(text, at)
             self._starts[index], self._ends[index] = at, end
             at = _white(text, _white(text, end) + 1)  # past the comma
+        self._forward_from = (upto + 1, at)
 
     def _backward(self, downto: int) -> None:
         """The last messages down to `downto`, each from where the one after it starts."""
@@ -269,11 +277,11 @@ def _object(text: str, at: int) -> tuple[Read, int]:
     first = at
     while True:
         if not text.startswith('"', at):
-            raise NotJSON("an object's key is a string")
+            raise NotJSON  # read() says what: the body is not JSON
         key, at = _SCAN(text, at)
         at = _white(text, at)
         if not text.startswith(":", at):
-            raise NotJSON("a key is followed by a colon")
+            raise NotJSON
         at = _white(text, at + 1)
         twice = twice or key in value
         start = at
@@ -285,7 +293,7 @@ def _object(text: str, at: int) -> tuple[Read, int]:
         elif text.startswith("}", at):
             break
         else:
-            raise NotJSON("an object's members are separated by commas")
+            raise NotJSON
     opens, closes = fields.get("messages", (0, 0))
     if twice or "messages" not in fields or not text.startswith("[", opens):
         return Read(value, text), at + 1

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from ..chats.transcript import Conversation, Role
-from .outcomes import MARK, ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
+from .outcomes import ON_A_LINE_OF_ITS_OWN, ends_with_outcomes, without_outcomes
 
 STORY_ROLES = ("user", "assistant")
 # A front-end's instruction to write the *player's* next line (SillyTavern's impersonate:
@@ -39,8 +39,7 @@ def conversation(
                     continue
                 if role == "assistant":
                     add_role("assistant")
-                    # Most replies hold no outcomes line: they are not searched for one.
-                    add_text(without_outcomes(content) if MARK in content else content)
+                    add_text(without_outcomes(content))
                     continue
         if check is not None:
             check(message, at)
@@ -48,7 +47,7 @@ def conversation(
         if role == "user" or role == "assistant":
             text = text_of(message.get("content"))
             add_role(role)
-            add_text(without_outcomes(text) if role == "assistant" and MARK in text else text)
+            add_text(without_outcomes(text) if role == "assistant" else text)
     return Conversation(roles, texts)
 
 

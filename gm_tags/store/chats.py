@@ -239,10 +239,9 @@ class _GameTexts:
         return made[1]
 
 
-def _stored(message: Message, *, skip: int = 0, games: _GameTexts | None = None) -> StoredMessage:
+def _stored(message: Message, *, games: _GameTexts, skip: int = 0) -> StoredMessage:
     """A message as the store keeps it; the first `skip` swipes (already stored) are left as
     placeholders, never serialized again."""
-    text_of = games or _GameTexts()
     return StoredMessage(
         message.role,
         message.selected,
@@ -253,7 +252,7 @@ def _stored(message: Message, *, skip: int = 0, games: _GameTexts | None = None)
                 "reply": swipe.reply,
                 "narration": swipe.narration,
                 "receipts": list(swipe.receipts),
-                "game": text_of(swipe.game),
+                "game": games(swipe.game),
             }
             for swipe in message.swipes[skip:]
         ),
