@@ -55,14 +55,14 @@ def scan(reply: str, start: int = 0) -> list[Candidate]:
         start, body = opened.start(), opened.end()
         end, closed = _end_of(reply, body)
         found.append(
-            Candidate(_name_in(opened.group()), start, end, reply[start:end], body - start, closed)
+            Candidate(name_in(opened.group()), start, end, reply[start:end], body - start, closed)
         )
         at = end
     return found
 
 
 @functools.lru_cache(maxsize=64)
-def _name_in(opening: str) -> str:
+def name_in(opening: str) -> str:
     """The tag name in an opening such as `[Clock :`; models write a handful of spellings."""
     return opening[1:-1].strip(" \t").lower()
 

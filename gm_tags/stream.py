@@ -38,13 +38,12 @@ from .parse import parse_all
 from .pipeline import AFTER_CHECK, ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
 from .rewrite import LONGEST_CLOSING_MARKUP, WRAPPER_MARKUP, unwrapped
-from .scan import MAX_BODY, Candidate, settled
+from .scan import MAX_BODY, Candidate, name_in, settled
 from .state import S
 from .syntax import when_tag_names_change
 
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
-_WRAPPER_MARKUP = WRAPPER_MARKUP
-_WRAPPER_STARTS = frozenset(_WRAPPER_MARKUP)
+_WRAPPER_STARTS = frozenset(WRAPPER_MARKUP)
 # How many settled tags wait to be parsed together, at most (one Lark pass costs about as much
 # for one tag as for a few: measured in tests/benchmarks/test_stream.py).
 APPLY_TOGETHER = 16
@@ -73,14 +72,10 @@ class ReplyStream(Generic[S]):
         # The chunks received since `_text` was last brought up to date (`_text_now`): a chunk
         # that flows on costs an append, not a longer string.
         self._chunks: list[str] = []
-        # Everything received was settled and handed to the narrator (`_narrated_to` and
-        # `_scan_from` are the text's length, nothing is held): a chunk that cannot open a tag
-        # goes straight on.
-        self._flowing = True
         # All is calm and the narrator's line holds back nothing but its white space end
         # (`_held`): `feed` narrates what comes itself, until a tag opens or anything else the
-        # narrator must see (see `_lend`). Meanwhile `_narrated_to`, `_scan_from` and
-        # `_flowing` stand still: the text after `_narrated_to` that the stream holds is
+        # narrator must see (see `_lend`). Meanwhile `_narrated_to` and `_scan_from`
+        # stand still: the text after `_narrated_to` that the stream holds is
         # `_pending` (markup, a `[` that could still open a tag at `_pending_scan`).
         self._lent = False
         self._prose = False  # lent and nothing pending: plain prose takes the fewest steps
@@ -169,22 +164,12 @@ class ReplyStream(Generic[S]):
             return ""
         if self._turn is not None:
             raise RuntimeError("the stream has finished")
-        chunks = self._chunks
-        if chunks:
-            chunks.append(chunk)
-            chunk_and_before = "".join(chunks)
-            chunks.clear()
-        else:
-            chunk_and_before = chunk
-        # Grown in place (see `_text_now`).
-        text, self._text = self._text, ""
-        text += chunk_and_before
-        self._text = text
+        self._chunks.append(chunk)
+        text = self._text_now()
         before = len(text) - len(chunk)
         if self._lent:
             self._take_back(text, before)
-        shown = self._feed_held(text, before, chunk)
-        self._flowing = self._narrated_to == len(text)
+        shown = self._feed_held(text, before)
         if self._calm:
             self._lend(text)
         return shown
@@ -239,7 +224,6 @@ class ReplyStream(Generic[S]):
         self._lent = self._prose = False
         self._narrated_to = narrated_to = end - len(self._pending)
         self._scan_from = narrated_to + self._pending_scan
-        self._flowing = not self._pending
         last = text[narrated_to - 1] if narrated_to > self._lent_from else ""
         self._narrator.went_on(self._held, last)
         self._show(self._given_lent(text, narrated_to))
@@ -262,25 +246,9 @@ class ReplyStream(Generic[S]):
             self._chunks.clear()
         return self._text
 
-    def _feed_held(self, text: str, before: int, chunk: str) -> str:
+    def _feed_held(self, text: str, before: int) -> str:
         """A chunk that may open a tag, or comes after something held."""
-        if self._flowing:
-            # Everything before was settled and handed over (and so no tag is open, no span
-            # or check waits): only a `[` in this chunk can open a tag, or still open one.
-            self._narrated_to = before
-            held = chunk.rfind("[")
-            if held == -1 or self._opening.search(chunk) is None:
-                # The chunk goes on with the narration, less a `[` that could still open a tag
-                # and markup before it (or at its end) that a tag coming next would take with it.
-                if held == -1 or self._could_open.match(chunk, held) is None:
-                    held = len(chunk)
-                self._scan_from = before + held
-                while held and chunk[held - 1] in _WRAPPER_STARTS:
-                    held -= 1
-                self._narrated_to = before + held
-                return self._show(self._narrator.keep_and_take(chunk[:held]))
-            self._scan_from = before
-        elif self._calm and (shown := self._feed_calm(text, before)) is not None:
+        if self._calm and (shown := self._feed_calm(text, before)) is not None:
             return shown
         self._settle()
         self._narrate_settled()
@@ -295,9 +263,7 @@ class ReplyStream(Generic[S]):
         text = self._text_now()
         if self._lent:
             self._take_back(text, len(text))
-        if self._flowing:
-            self._narrated_to = self._scan_from = len(text)
-        self._flowing, self._quiet_left = False, -1  # what comes now is refused
+        self._quiet_left = -1  # what comes now is refused
         self._settled += commands_in(text, self._scan_from)
         self._apply_settled()
         if self._settled:
@@ -317,9 +283,7 @@ class ReplyStream(Generic[S]):
             text = self._text_now()
             if self._lent:
                 self._take_back(text, len(text))
-            if self._flowing:
-                self._scan_from = len(text)
-            self._flowing, self._quiet_left = False, -1  # what comes now is refused
+            self._quiet_left = -1  # what comes now is refused
             self._apply_settled()
             pending = commands_in(self._text, self._scan_from)
             cut = pending[0].start if pending else len(self._text)
@@ -383,8 +347,11 @@ class ReplyStream(Generic[S]):
         scan would find there: a command (`commands_in` keeps it), with no `]` after it, and the
         text not past the bound of its search (so not settled, see `scan.settled`)."""
         body = opened.end()
-        name = opened.group()[1:-1].strip(" \t").lower()  # as `scan` reads it
-        return text.find("]", body) == -1 and len(text) <= body + MAX_BODY and name in FAMILIES
+        return (
+            text.find("]", body) == -1
+            and len(text) <= body + MAX_BODY
+            and name_in(opened.group()) in FAMILIES
+        )
 
     def _apply_settled(self) -> None:
         for tag in parse_all(self._settled[self._applied :]):

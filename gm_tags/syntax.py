@@ -128,10 +128,6 @@ def _changed() -> None:
         forget()
 
 
-def longest_tag_name() -> int:
-    return max(map(len, tag_names()))
-
-
 def add_tag_name(name: str) -> None:
     """A family's tag name, for the parser and the scanner to read from now on."""
     if not _TAG_NAME_SHAPE.fullmatch(name):

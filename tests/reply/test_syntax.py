@@ -27,10 +27,9 @@ def test_the_terminal_names_spelled_for_refusals_are_the_grammars() -> None:
     assert {syntax.TAG_NAME, syntax.COLON, syntax.OUTCOME, syntax.EQUALS} <= names
 
 
-def test_the_tag_names_are_the_grammar_files_and_the_longest_bounds_an_opening() -> None:
+def test_the_tag_names_are_the_grammar_files() -> None:
     pattern = terminal_pattern(syntax.TAG_NAME)
     assert pattern == f"(?i:{'|'.join(syntax.grammar_tag_names())})"
-    assert syntax.longest_tag_name() == len("skill_check")
 
 
 def test_a_value_in_any_quote_hides_its_bracket_from_the_scanner_but_an_apostrophe() -> None:
