@@ -72,14 +72,25 @@ def _end_of(reply: str, body_start: int) -> tuple[int, bool]:
     close = reply.find("]", body_start, limit + 1)
     if close == -1:
         return _unterminated_end(reply, body_start, limit), False
-    quoted = _QUOTE_AWARE_BODY.match(reply, body_start, limit + 1)
-    if quoted and not _holds_blank_line(reply, body_start, quoted.end()):
-        return quoted.end(), True
+    end = closed_end(reply, body_start)
+    if end != -1:
+        return end, True
     bracket = reply.find("[", body_start, close)
     if bracket == -1 and not _holds_blank_line(reply, body_start, close):
         return close + 1, True
     stop = close if bracket == -1 else bracket
     return _unterminated_end(reply, body_start, stop), False
+
+
+def closed_end(reply: str, body_start: int) -> int:
+    """Where a tag whose attributes start at `body_start` ends when a `]` outside quotes closes
+    it within `MAX_BODY` and before any blank line, else -1. Such an end is the one `scan` finds,
+    and it is settled: no text after it can move it."""
+    quoted = _QUOTE_AWARE_BODY.match(reply, body_start, body_start + MAX_BODY + 1)
+    if quoted is None:
+        return -1
+    end = quoted.end()
+    return -1 if _holds_blank_line(reply, body_start, end) else end
 
 
 def _holds_blank_line(reply: str, start: int, end: int) -> bool:
@@ -108,7 +119,4 @@ def settled(text: str, candidate: Candidate) -> bool:
     body_start = candidate.start + candidate.body
     if len(text) > body_start + MAX_BODY:
         return True
-    if not candidate.closed:
-        return False
-    quoted = _QUOTE_AWARE_BODY.match(text, body_start, len(text))
-    return quoted is not None and quoted.end() == candidate.end
+    return candidate.closed and closed_end(text, body_start) == candidate.end

@@ -38,7 +38,7 @@ from .parse import parse_all
 from .pipeline import AFTER_CHECK, ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
 from .rewrite import LONGEST_CLOSING_MARKUP, WRAPPER_MARKUP, unwrapped
-from .scan import MAX_BODY, Candidate, name_in, settled
+from .scan import MAX_BODY, Candidate, closed_end, name_in, settled
 from .state import S
 from .syntax import when_tag_names_change
 
@@ -90,6 +90,7 @@ class ReplyStream(Generic[S]):
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
         self._open_at = -1  # where the first tag found and not settled starts, if any
+        self._open_body = 0  # where its attributes start, while it is unterminated
         # While the first tag open is unterminated: how many more characters a chunk with no
         # `[`, `]` or line break may bring and leave everything as it was (the scanner reads
         # that far for it); -1 otherwise.
@@ -248,7 +249,15 @@ class ReplyStream(Generic[S]):
 
     def _feed_held(self, text: str, before: int) -> str:
         """A chunk that may open a tag, or comes after something held."""
-        if self._calm and (shown := self._feed_calm(text, before)) is not None:
+        if self._calm:
+            if (shown := self._feed_calm(text, before)) is not None:
+                return shown
+        elif (
+            self._quiet_left >= 0
+            and not self._spans
+            and self._spanned == len(self._settled)
+            and (shown := self._close_quiet(text)) is not None
+        ):
             return shown
         self._settle()
         self._narrate_settled()
@@ -307,6 +316,38 @@ class ReplyStream(Generic[S]):
         self._narrated_to = held
         return self._show(self._narrator.keep_and_take(text[narrated_to:held]))
 
+    def _close_quiet(self, text: str) -> str | None:
+        """What `_settle` and `_narrate_settled` do when the tag open, found unterminated with
+        nothing waiting before it, closes for good and no `[` follows it: one match finds its
+        end and settles it, and the narrator takes it away. None otherwise (a check, whose
+        branches may follow; markup before it that the text after may still close; anything
+        after it the scan must read), with nothing done."""
+        start, body, floor = self._open_at, self._open_body, self._floor
+        end = closed_end(text, body)
+        if end == -1 or text.find("[", end) != -1:
+            return None
+        name = name_in(text[start:body])
+        wide_start, wide_end = unwrapped(text, start, end, floor=floor)
+        if FAMILIES[name].branches or (
+            wide_start > floor and text[wide_start - 1] in _WRAPPER_STARTS
+        ):
+            return None
+        self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
+        self._spanned += 1
+        if len(self._settled) - self._applied >= APPLY_TOGETHER:
+            self._apply_settled()
+        held = self._scan_from = len(text)
+        while held > wide_end and text[held - 1] in _WRAPPER_STARTS:
+            held -= 1
+        narrator = self._narrator
+        narrator.keep(text[self._narrated_to : wide_start])
+        narrator.remove()
+        narrator.keep(text[wide_end:held])
+        self._narrated_to, self._floor = held, wide_end
+        self._open_at = self._quiet_left = -1
+        self._calm = True
+        return self._show(narrator.take())
+
     def _settle(self) -> None:
         """Take the tags that closed for good into `_settled`; note the first still open."""
         text = self._text
@@ -317,6 +358,7 @@ class ReplyStream(Generic[S]):
             # A tag just opened and nothing before it waits: the scan would find it alone,
             # unterminated and not settled (most tags open so, a chunk or a few before their `]`).
             self._open_at = self._scan_from = opened.start()
+            self._open_body = opened.end()
             self._quiet_left = opened.end() + MAX_BODY - len(text)
             return
         else:
@@ -332,7 +374,8 @@ class ReplyStream(Generic[S]):
             first_open = found[settled_count]
             self._open_at = self._scan_from = first_open.start
             if not first_open.closed:
-                self._quiet_left = first_open.start + first_open.body + MAX_BODY - len(text)
+                self._open_body = first_open.start + first_open.body
+                self._quiet_left = self._open_body + MAX_BODY - len(text)
             return
         self._open_at = -1
         if settled_count:
