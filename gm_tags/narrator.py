@@ -119,7 +119,7 @@ class Narrator:
                 return body
             # A `[` that stays text (a stray bracket): what `take` gives out of the line, when
             # nothing held before it (white space, blank lines) goes out with it.
-            cut = _open_end(line)
+            cut = open_end(line)
             # Only a removed span can form an opening (see `without_formed_openings`).
             given = line[:cut] if self._parts == 1 else without_formed_openings(line[:cut])
             held_before = self._trailing or self._blank_lines
@@ -161,7 +161,7 @@ class Narrator:
         """The narration that became final since the last take: the current line too, up to
         where its end may still change."""
         if not self._line_blank and self._line:
-            cut = _open_end(self._line)
+            cut = open_end(self._line)
             if cut:
                 text, self._line = self._line[:cut], self._line[cut:]
                 self._give_line_text(text)
@@ -269,7 +269,7 @@ class Narrator:
         self._trailing = text[len(body) :]
 
 
-def _open_end(line: str) -> int:
+def open_end(line: str) -> int:
     """Where the end of `line` that more text may still change begins: its white space, and a
     `[` that could still form a tag opening with what follows, with the `[` and blanks before
     it (leaving out a formed opening's `[` walks back over them)."""

@@ -33,7 +33,7 @@ from typing import Generic
 from .dice import Dice
 from .families.registry import FAMILIES
 from .grammar import branch_pattern, opening
-from .narrator import Narrator, opening_so_far
+from .narrator import Narrator, open_end, opening_so_far
 from .parse import parse_all
 from .pipeline import AFTER_CHECK, ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
@@ -177,36 +177,58 @@ class ReplyStream(Generic[S]):
 
     def _feed_lent(self, chunk: str) -> str | None:
         """What `_feed_held` and the narrator do with a chunk while all is calm, in one pass,
-        when no tag opens in it and the narrator holds nothing back but white space after it;
-        None otherwise (nothing done: the whole way takes it)."""
+        when no line break comes and no tag opens in it, or one opens with no `]` after it (its
+        `_settle` finds it alone, and the narrator takes its line back); None otherwise
+        (nothing done: the whole way takes it)."""
         if "\n" in chunk:
             return None
         piece = self._pending + chunk  # the text from `_narrated_to` on
         held = scan = len(piece)
+        opened = None
         if "[" in piece:
             found = self._opens_or_could_open.search(piece)
             if found is not None:
                 if found.lastgroup is not None:  # a tag opens
-                    return None
+                    if not self._opens_alone(piece, found):
+                        return None
+                    opened = found
                 held = scan = found.start()
         while held and piece[held - 1] in _WRAPPER_STARTS:
             held -= 1
         line = self._held + piece[:held]
         body = line.rstrip()
         # The narrator holds back a `[` that could still form an opening with the text after a
-        # tag (`narrator._open_end`); no opening can form in this chunk (no tag was removed in
-        # it), so this is all it would do differently. Where `body` ends where the text does,
-        # that is the `[` just found not to be one.
+        # tag, and the `[` and blanks before it (`narrator.open_end`): the line lent holds them
+        # too. Where `body` ends where the text does, its last `[` is the one just found not to
+        # be one, or one held before, which nothing but white space after it can leave open.
         if held < len(piece) or len(body) < len(line):
             bracket = body.rfind("[")
             if bracket != -1 and self._could_open.match(body, bracket) is not None:
-                return None
+                body = line[: open_end(line)]
         self._chunks.append(chunk)
         self._held = line[len(body) :]
         self._pending = piece[held:]
         self._pending_scan = scan - held
-        self._prose = not self._pending
+        self._prose = not self._pending and "[" not in self._held
+        if opened is not None:
+            self._open_lent(opened)
         return body
+
+    @staticmethod
+    def _opens_alone(piece: str, opened: re.Match[str]) -> bool:
+        """Whether the tag opening at `opened` in the text lent is all a scan would find from
+        there: a command, with no `]` after it (the text is far shorter than its bound)."""
+        return piece.find("]", opened.end()) == -1 and name_in(opened.group()) in FAMILIES
+
+    def _open_lent(self, opened: re.Match[str]) -> None:
+        """A tag opened, alone, in the text lent (`_pending` from it, less the markup before
+        it): the narrator takes its line back, and the tag is noted open as `_settle` does."""
+        text = self._text_now()
+        self._take_back(text, len(text))
+        self._open_at = self._scan_from  # `_take_back` put it at the opening's `[`
+        self._open_body = self._open_at + opened.end() - opened.start()
+        self._quiet_left = self._open_body + MAX_BODY - len(text)
+        self._calm = False
 
     def _lend(self, text: str) -> None:
         """All is calm (no tag open, no span or check waiting): when the narrator's line holds

@@ -120,6 +120,19 @@ def test_stray_brackets_amid_flowing_prose_show_as_the_batch_narration_has_them(
         streamed(game, text, list(range(size, len(text), size)))
 
 
+def test_brackets_before_one_that_could_still_open_a_tag_wait_with_it(game: Game) -> None:
+    """`[ [` amid prose: the second could open a tag, and a tag removed after it could join the
+    first into an opening, so both wait until the text after them says neither can."""
+    stream = game.stream()
+    assert stream.feed("She waits.") == "She waits."
+    assert stream.feed(" [ [") == ""
+    assert stream.feed(" sk") == ""
+    assert stream.feed("y] falls.") == " [ [ sky] falls."
+    text = 'She waits. [ [ [sk  now [ [[clock: name="Alarm" size="4"]clock: x] falls. [ [ '
+    for size in range(1, 9):
+        streamed(game, text, list(range(size, len(text), size)))
+
+
 def test_a_quoted_bracket_does_not_close_a_tag_early(game: Game) -> None:
     stream = game.stream()
     stream.feed('Onward. [clock: name="The [Red] Door')
