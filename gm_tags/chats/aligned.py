@@ -1,35 +1,54 @@
-"""The common request recognised without the walk: a transcript that is a stored line as the
-proxy gave it out, and a player's message more (a reply), one fewer (a regenerate), or none (a
+"""The common request recognised without the walk: a transcript that is the end of a stored
+line as the proxy gave it out (the whole line, or a window that slid: a client whose context
+is full keeps the system prompt and drops the oldest messages, so in a long campaign every
+request is one), and a player's message more (a reply), one fewer (a regenerate), or none (a
 continue of the whole last reply).
 
 Each line read keeps an index of what it shows (`Shown`: every user message's text, every
 reply's chosen narration, and the bare texts of its user messages), kept from one request to
 the next and brought up to date with the messages a step added, so a request compares its
-messages to the line's, newest first, and builds nothing per stored turn.
+messages to the line's end, newest first, and builds nothing per stored turn. Where the window
+begins follows from its length (the line's shown messages, less the window's, and a message
+more or fewer): the same text said many times in a long line does not make it guess.
 
-The walk found this way is exactly the one `walk.best_walk` would choose, and is only taken when
-that can be shown cheaply; anything else (an edit, a deletion, a fork, a slid window, a cut
-reply, a reply shown as its raw text) is left to the full walk:
+The walk found this way (the window's walk, from where it begins on the line) is exactly the
+one `walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything
+else (an edit, a deletion, a fork, a cut reply, a reply shown as its raw text) is left to the
+full walk. The full walk ranks walks by how far into the transcript they reach, then how many
+messages they match, then the fewest edited; then the line started last, then one matched to
+its end, then the earliest place. The window's walk matches every message it can, none edited:
 
-- every message matches the line's at its place, from the line's start, as shown whole (the
-  chosen swipe's narration): the walk from the line's start matches them all and nothing is
-  edited;
-- a walk on any line read that reached further would have to match the new player's message,
-  and the reply before it: no line read holds a user message of that text right after a reply
-  that shows the transcript's last one (a player's `Go on.` said before follows other replies),
-  and no walk can begin at the new message (the line's last message is a reply the store's
-  index found);
-- a line started later wins a tie: none holds the transcript's latest user message.
+- it is a walk the full walk makes: from the line's start, or, for a window that slid, from
+  where it begins, counted back from a reply of the window the store's index found at its
+  place on the line (counting back passes messages of the same roles and user messages of the
+  same text: the window's own);
+- a reply: a walk that reached further would match the new player's message, and so the reply
+  before it, which the index found (a reply the index holds is never taken as edited): no line
+  read holds a user message of that text right after a reply that shows it (a player's
+  `Go on.` said before follows other replies). A walk begins at the new message only on a line
+  the index found none of the window's replies on (the places a walk begins at are counted
+  back from the replies found, or come before the first found on its line): every line read
+  holds one. A walk of the line from another place that matches as many messages ends before
+  the line's end; this one reaches it, and wins the tie;
+- a regenerate or a continue matches every message: nothing reaches further. A continue's
+  walk ends at the line's end, as no other walk of the line that matches as many does; a
+  regenerate's (which ends before the line's last reply) from an earlier place of the line
+  would win the tie, and would match the window's last reply (found by the index) and the
+  player's message right after it: a window that slid is taken only where the line holds them
+  so nowhere else (from the line's start, no place is earlier);
+- a line started later wins a tie: none holds the transcript's latest user message (and a
+  window with no user message is taken only on the line started last).
 
 The line's last reply may be shown as another of its swipes, whole (the client swiped back to
-it): the walk chooses that swipe, as the full walk does.
+it): the walk chooses that swipe, as the full walk does. `tests/proxy/test_aligned.py` holds
+the two to the same walk and plan on varied transcripts.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import overload
@@ -92,12 +111,12 @@ class Shown:
     def holds_user(self, text: str) -> bool:
         return bool(self.users.get(bare(text)))
 
-    def says_after(self, reply: str, user: str) -> bool:
+    def says_after(self, reply: str, user: str, besides: int | None = None) -> bool:
         """Whether a user message of text `user` comes right after (events aside) a reply that
         shows `reply` (any of its swipes, whole or cut, as a walk matches it): where a walk
-        could match both."""
+        could match both. The message at `besides` (an index in these lists) is left out."""
         for at in self.users.get(bare(user), ()):
-            if at and self.roles[at - 1] == "assistant":
+            if at and at != besides and self.roles[at - 1] == "assistant":
                 before = self.chat.messages[self.positions[at - 1]]
                 if showing(before, reply) is not None:
                     return True
@@ -130,66 +149,130 @@ class Indexes:
 
 
 def aligned_walk(
-    lines: Sequence[tuple[str, Shown]], said: Sequence[Said], held: Collection[int]
+    lines: Sequence[tuple[str, Shown]],
+    said: Sequence[Said],
+    anchors: Iterable[tuple[str, int, int]],
 ) -> Walk | None:
-    """The walk `best_walk(lines' chats, said, ...)` chooses, when `said` is a line as shown
-    from its start and one player's message more, one fewer or none (see the module's note);
-    None when it cannot be told this way. `lines` are in the order they were started."""
+    """The walk `best_walk(lines' chats, said, anchors)` chooses, when `said` is the end of a
+    line as shown (the whole line, or a window that slid) and one player's message more, one
+    fewer or none (see the module's note); None when it cannot be told this way. `lines` are
+    in the order they were started; `anchors` are what the store's index found (line,
+    conversation index, line position)."""
+    if not said:
+        return None
+    found: dict[str, set[tuple[int, int]]] = {}
+    for line, index, position in anchors:
+        found.setdefault(line, set()).add((index, position))
     for order in range(len(lines) - 1, -1, -1):
         line, shown = lines[order]
-        found = _on_line(line, shown, said)
-        if found is None:
-            continue
-        # A line started later that matches every message this walk matches ties with it, and
-        # wins: it holds the latest user message among them.
-        latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
-        if latest is None or any(index.holds_user(latest.text) for _, index in lines[order + 1 :]):
-            return None
-        if found.matched < len(said) and not _reaches_no_further(found, said, lines, held):
-            return None
-        return found
+        walks = [
+            (skip, walk)
+            for skip, matched in _shapes(shown, said)
+            if (walk := _window(line, shown, said, skip, matched)) is not None
+        ]
+        if walks:
+            decides = (
+                walk for skip, walk in walks if _decides(walk, skip, order, lines, said, found)
+            )
+            return next(decides, None)
     return None
 
 
+def _shapes(shown: Shown, said: Sequence[Said]) -> list[tuple[int, int]]:
+    """Where on the line `said` may be its end as shown, a message more or fewer: how many of
+    the line's shown messages the window leaves out before it, and how many of `said` it
+    matches. A regenerate (the line's last message a reply the client dropped) is tried before
+    a reply: it matches one more message."""
+    count, sent = len(shown.texts), len(said)
+    shapes = []
+    if said[-1].role == "assistant":
+        shapes.append((count - sent, sent))  # a continue of the whole last reply
+    else:
+        last_is_reply = bool(count) and shown.roles[-1] == "assistant"
+        if last_is_reply and shown.positions[-1] == len(shown.chat.messages) - 1:
+            shapes.append((count - 1 - sent, sent))  # a regenerate
+        shapes.append((count - sent + 1, sent - 1))  # a reply: the line and a player's message
+    return [(skip, matched) for skip, matched in shapes if skip >= 0 and matched]
+
+
+def _decides(
+    found: Walk,
+    skip: int,
+    order: int,
+    lines: Sequence[tuple[str, Shown]],
+    said: Sequence[Said],
+    anchors: dict[str, set[tuple[int, int]]],
+) -> bool:
+    """Whether the full walk chooses `found`, the window of `said` on line `order` leaving
+    `skip` of its shown messages out before it (the module's note gives the argument)."""
+    shown = lines[order][1]
+    here = anchors.get(found.line, set())
+    if skip and not any(
+        index < found.matched and position == shown.positions[skip + index]
+        for index, position in here
+    ):
+        return False  # the full walk starts at the line's start and counts back from anchors
+    # A line started later that matches every message this walk matches ties with it, and
+    # wins: it holds the latest user message among them.
+    later = lines[order + 1 :]
+    latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
+    if later and (latest is None or any(index.holds_user(latest.text) for _, index in later)):
+        return False
+    held = {index for found_on in anchors.values() for index, _ in found_on}
+    if found.matched < len(said):
+        return _reaches_no_further(found, said, lines, held, anchors)
+    if skip and said[-1].role == "user":
+        return _alone_on_line(shown, skip, said, held)
+    return True
+
+
 def _reaches_no_further(
-    found: Walk, said: Sequence[Said], lines: Sequence[tuple[str, Shown]], held: Collection[int]
+    found: Walk,
+    said: Sequence[Said],
+    lines: Sequence[tuple[str, Shown]],
+    held: Collection[int],
+    anchors: dict[str, set[tuple[int, int]]],
 ) -> bool:
     """Whether no walk can match the new player's message after the line (and so reach further
     than `found`): it would match it as a line's user message by its text, or, where a window
     begins with it, as one the player edited. The walk's last message is a reply the store's
-    index found (`held`): a walk never begins after it (the places a walk begins at are counted
-    back from the replies found, or come before the first), and never takes it as an edited
-    reply; so a walk that matches the new message matched that reply, as shown, just before it.
-    No line read holds the new message's text right after a reply that shows it."""
+    index found (`held`): it is never taken as an edited reply, so a walk that matches the new
+    message from an earlier one matched that reply, as shown, just before it; no line read
+    holds the new message's text right after a reply that shows it. A walk begins at the new
+    message only on a line the index found none of the window's replies on (the places a walk
+    begins at are counted back from the replies found, or come before the first found on its
+    line): every line read holds one."""
     last = found.matched - 1
     if said[last].role != "assistant" or last not in held:
+        return False
+    if any(line not in anchors for line, _ in lines):
         return False
     reply, user = said[last].text, said[-1].text
     return not any(index.says_after(reply, user) for _, index in lines)
 
 
-def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
-    """The walk of `said` on the line from its start, when it matches every message it can as
-    the line shows it and leaves what a reply, a regenerate or a continue leaves."""
-    chat, count = shown.chat, len(shown.texts)
+def _alone_on_line(shown: Shown, skip: int, said: Sequence[Said], held: Collection[int]) -> bool:
+    """Whether no walk from an earlier place of the line matches every message of a window
+    that ends before the line's last reply (a regenerate): it ties with the window's walk, and
+    the earliest place wins. It would match the window's last reply as shown (one the index
+    found is never taken as edited) and its last message right after: the line holds them so
+    only where the window ends."""
+    last = len(said) - 1
+    if last < 1 or said[last - 1].role != "assistant" or last - 1 not in held:
+        return False
+    return not shown.says_after(said[last - 1].text, said[last].text, besides=skip + last)
+
+
+def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int) -> Walk | None:
+    """The walk of `said` on the line from its shown message `skip`, when the first `matched`
+    messages are the line's from there as the line shows them (the last one may be another
+    swipe of the line's last reply, shown whole)."""
+    chat = shown.chat
     messages = chat.messages
-    if len(said) == count + 1 and said[-1].role == "user":
-        matched = count  # a reply: the line and a player's message
-    elif len(said) == count - 1 and said[-1].role == "user" and count:
-        # A regenerate: the line without its last reply, the line's last message.
-        if shown.roles[-1] != "assistant" or shown.positions[-1] != len(messages) - 1:
-            return None
-        matched = count - 1
-    elif len(said) == count and said[-1].role == "assistant" and count:
-        matched = count  # a continue of the whole last reply
-    else:
-        return None
-    if not matched:
-        return None  # on no line: every line read ties, and the newest wins
     # Compared whole first (in C: a transcript sent back as it was given out is equal as it
     # is), then message by message, white space aside.
-    roles = shown.roles[:matched]
-    texts = shown.texts[:matched]
+    roles = shown.roles[skip : skip + matched]
+    texts = shown.texts[skip : skip + matched]
     if roles_of(said)[:matched] != roles:
         return None
     respaced: list[int] = []  # replies the client shows with white space of its own
@@ -199,32 +282,32 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
         # Only the last one differs (a reply swiped back to, or spaced): the rest are equal.
         looked = 1 if sent[:-1] == texts[:-1] else matched
         for index in range(matched - 1, matched - 1 - looked, -1):
-            text = said[index].text
+            text, position = said[index].text, shown.positions[skip + index]
             if text == texts[index]:
                 continue
-            if bare(text) == shown.bares[index]:
+            if bare(text) == shown.bares[skip + index]:
                 if roles[index] == "assistant":
                     respaced.append(index)
                 continue
-            last = shown.positions[index] == len(messages) - 1
-            found = showing(messages[shown.positions[index]], text) if last else None
+            last = position == len(messages) - 1
+            found = showing(messages[position], text) if last else None
             if roles[index] != "assistant" or found is None or found[1]:
                 return None
             swiped[index] = found[0]
-            if respaced_from(messages[shown.positions[index]].swipes[found[0]], text):
+            if respaced_from(messages[position].swipes[found[0]], text):
                 respaced.append(index)
-    end = shown.positions[matched - 1] + 1
-    reached = past_events(messages, end)
-    replies = _AsChosen(shown, said, matched, swiped)
+    at = shown.positions[skip]
+    end = shown.positions[skip + matched - 1] + 1
+    replies = _AsChosen(shown, said, skip, matched, swiped)
     respaced_replies = tuple(replies.made(index) for index in reversed(respaced))
     return Walk(
         line,
         chat,
         0,
-        0,
+        at if skip else 0,
         matched,
         end,
-        reached,
+        past_events(messages, end),
         replies,
         0,
         as_chosen=True,
@@ -235,24 +318,29 @@ def _on_line(line: str, shown: Shown, said: Sequence[Said]) -> Walk | None:
 class _AsChosen(Sequence[Matched]):
     """The replies an aligned walk matched, each the line's chosen swipe shown whole (or the
     swipe `swiped` says, by conversation index), made when asked for (a plan reads the last
-    one)."""
+    one). The window's messages are the line's shown ones from `skip` on."""
 
     def __init__(
-        self, shown: Shown, said: Sequence[Said], matched: int, swiped: dict[int, int]
+        self, shown: Shown, said: Sequence[Said], skip: int, matched: int, swiped: dict[int, int]
     ) -> None:
-        self._shown, self._said, self._matched, self._swiped = shown, said, matched, swiped
+        self._shown, self._said, self._skip = shown, said, skip
+        self._matched, self._swiped = matched, swiped
+
+    def _roles(self) -> list[Role]:
+        return self._shown.roles[self._skip : self._skip + self._matched]
 
     @cached_property
     def _at(self) -> list[int]:
         """The conversation index of each reply."""
-        return [at for at, role in enumerate(self._shown.roles[: self._matched]) if role != "user"]
+        return [at for at, role in enumerate(self._roles()) if role != "user"]
 
     def __len__(self) -> int:
         return len(self._at)
 
     def __reversed__(self) -> Iterator[Matched]:
+        roles = self._shown.roles
         for index in range(self._matched - 1, -1, -1):
-            if self._shown.roles[index] != "user":
+            if roles[self._skip + index] != "user":
                 yield self.made(index)
 
     @overload
@@ -267,7 +355,7 @@ class _AsChosen(Sequence[Matched]):
         return self.made(self._at[at])
 
     def made(self, index: int) -> Matched:
-        position = self._shown.positions[index]
+        position = self._shown.positions[self._skip + index]
         swipe = self._swiped.get(index)
         if swipe is None:
             swipe = self._shown.chat.messages[position].selected

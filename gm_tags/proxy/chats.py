@@ -174,8 +174,7 @@ class ProxyChats:
         key, read, anchors = self._found(named, said)
         lines = [(line, chat) for line, chat, _ in read]
         shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
-        held = {index for _, index, _ in anchors}
-        best = aligned_walk(shown, said, held) or best_walk(lines, said, anchors)
+        best = aligned_walk(shown, said, anchors) or best_walk(lines, said, anchors)
         plan = plan_on(best, key, lines, said, self._start, self._line_ids)
         return replace(plan, revisions=tuple(revision for _, _, revision in read))
 

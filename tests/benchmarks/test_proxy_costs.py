@@ -41,6 +41,8 @@ from tests.proxy.inprocess import proxy_app_for
 SIZES = (2_500, 10_000)
 OTHERS = 10_000
 ROUNDS = 9
+# How many of its oldest turns a client whose context is full has dropped.
+DROPPED = 200
 REPLY = 'The patrol passes. [clock: name="Alarm" tick="1"] Mira waits.'
 JSON = {"content-type": "application/json"}
 # Numbers each player's line, so no two lines of any chat are the same.
@@ -227,6 +229,20 @@ def swiped_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[
     return ask
 
 
+def slid(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The next request of a client whose context window is full: it keeps the system prompt
+    and drops its oldest messages (here the first `DROPPED` turns), so its transcript is the
+    end of the line as the proxy gave it out, and a new line: that request's seconds."""
+
+    def ask() -> float:
+        window = messages[2 * DROPPED :]
+        took = asked(client, window)()
+        messages.extend(window[-2:])  # the line goes on with the new line and its reply
+        return took
+
+    return ask
+
+
 def in_a_new_process(
     db: Path, monkeypatch: pytest.MonkeyPatch, canned: Canned, messages: list[dict[str, str]]
 ) -> Callable[[], float]:
@@ -262,8 +278,9 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
 ) -> None:
     """On a 10,000-turn chat, beside the next request with a new line (placed by
     `chats/aligned.py`) and a json.loads+json.dumps of its body: a player's line said before,
-    a reply swiped back to, the first request of a proxy app just started on the store, and a
-    pasted 10,000-turn history's first request and the one after."""
+    a reply swiped back to, a window that slid (its oldest turns dropped), the first request of
+    a proxy app just started on the store, and a pasted 10,000-turn history's first request and
+    the one after."""
     size, canned = SIZES[-1], Canned()
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, canned) as (client, _):
         with proxy_app_for(tmp_path / "other.db", monkeypatch, canned) as (other, _):
@@ -278,6 +295,7 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
             "json": functools.partial(reread, body),
             "said before": asked(client, shown, "Go on."),
             "swiped back": swiped_back(client, shown),
+            "slid window": slid(client, shown),
             "new process": in_a_new_process(tmp_path / "other.db", monkeypatch, canned, elsewhere),
             "pasted": first,
             "pasted, after": after,

@@ -36,6 +36,7 @@ REPLIES = (
     "Nothing stirs.",
     "The rain falls. More.",
     'Steps. [clock: name="Alarm" tick="2"]',
+    "Rain falls.",  # keeps more than half of "The rain falls.": an edit of it
 )
 
 
@@ -120,8 +121,7 @@ def compared(lines: list[tuple[str, Chat]], said: list[Said]) -> Walk | None:
     """The fast path's walk, after checking it (and its plan) against the full walk's."""
     indexes = Indexes()
     found = anchors(lines, said)
-    held = {index for _, index, _ in found}
-    fast = aligned_walk([(line, indexes.of(line, chat)) for line, chat in lines], said, held)
+    fast = aligned_walk([(line, indexes.of(line, chat)) for line, chat in lines], said, found)
     if fast is not None:
         assert fields(fast) == fields(best_walk(lines, said, found))
         full = plan_step(KEY, lines, said, start(), found)
@@ -208,6 +208,9 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
             said[replies[-1]] = Said("assistant", said[replies[-1]].text[:6])
     elif change == "spaced":
         said[at] = Said(said[at].role, f"  {said[at].text}\n")
+    if change != "slide" and draw(st.booleans()):
+        # The client's context window slid: its oldest messages dropped, whatever else it did.
+        said = said[draw(st.integers(0, max(0, len(said) - 1))) :]
     return lines, said
 
 
@@ -252,6 +255,24 @@ def test_a_players_line_said_before_takes_the_fast_path(line: Chat) -> None:
         assert found is not None and found.matched == len(shown(line))
 
 
+def test_a_window_that_slid_takes_the_fast_path(line: Chat) -> None:
+    # The client dropped its oldest messages: the window begins at a reply or at a user
+    # message (after an event), and goes on with a new line, a regenerate or a continue.
+    lines, said = [(KEY, line)], shown(line)
+    for begins in range(1, len(said)):
+        reply = compared(lines, [*said[begins:], Said("user", "A new line.")])
+        assert reply is not None and reply.at == reply.begins > 0
+        assert reply.matched == len(said) - begins and reply.to_the_end
+    regenerate = compared(lines, said[2:-1])
+    continued = compared(lines, said[3:])
+    assert regenerate is not None and regenerate.matched == len(said) - 3
+    assert continued is not None and continued.to_the_end
+    swiped = grown(line, ("regenerate", 2))
+    back = [*shown(swiped)[2:-1], Said("assistant", "The rain falls. More."), Said("user", "On.")]
+    found = compared([(KEY, swiped)], back)
+    assert found is not None and found.replies[-1].swipe == 0
+
+
 def test_the_last_reply_shown_as_another_swipe_takes_the_fast_path(line: Chat) -> None:
     swiped = grown(line, ("regenerate", 2))  # the last reply: "The rain falls. More." and another
     said = shown(swiped)
@@ -274,11 +295,19 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     assert (
         compared([(KEY, line), (f"{KEY}:2", later)], [*shown(line), Said("user", "New.")]) is None
     )
-    # An edit, a slid window, a reply cut short.
+    # A line the store's index found none of the window's replies on holds the new line after
+    # a reply the last one keeps most of: a walk begins there, at the new line.
+    ended = built((("user", 0), ("reply", 5)))  # "We wait." "Rain falls."
+    other = built((("user", 1), ("reply", 0), ("user", 4)))  # ... "The rain falls." "Run!"
+    aside = [(KEY, ended), (f"{KEY}:2", other)]
+    assert compared(aside, [*shown(ended), Said("user", "Run!")]) is None
+    # A regenerate of a window that the line shows earlier too: the earliest place wins.
+    twice = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 0), ("user", 0), ("reply", 2)))
+    assert compared([(KEY, twice)], shown(twice)[3:-1]) is None
+    # An edit, a reply cut short.
     said = shown(line)
     edited = [said[0], Said("assistant", "Edited."), *said[2:], Said("user", "New.")]
     assert compared([(KEY, line)], edited) is None
-    assert compared([(KEY, line)], [*said[2:], Said("user", "New.")]) is None
     assert compared([(KEY, line)], [*said[:-1], Said("assistant", said[-1].text[:5])]) is None
 
 
