@@ -2,7 +2,7 @@
 line as the proxy gave it out (the whole line, or a window that slid: a client whose context
 is full keeps the system prompt and drops the oldest messages, so in a long campaign every
 request is one), and a player's message more (a reply), one fewer (a regenerate), or none (a
-continue of the whole last reply).
+continue of the last reply, whole or as the client stopped it).
 
 Each line read keeps an index of what it shows (`Shown`: every user message's text, every
 reply's chosen narration, and the bare texts of its user messages), kept from one request to
@@ -11,25 +11,27 @@ messages to the line's end, newest first, and builds nothing per stored turn. Wh
 begins follows from its length (the line's shown messages, less the window's, and a message
 more or fewer): the same text said many times in a long line does not make it guess.
 
-The walk found this way (the window's walk, from where it begins on the line) is exactly the
-one `walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything
-else (an edit, a deletion, a fork, a cut reply, a reply shown as its raw text) is left to the
-full walk. The full walk ranks walks by how far into the transcript they reach, then how many
-messages they match, then the fewest edited; then the line started last, then one matched to
-its end, then the earliest place. The window's walk matches every message it can, none edited:
+The walk found this way (the window's walk, from where it begins on the line) is exactly the one
+`walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
+(an edit, a deletion, a fork, a cut reply before the last, a reply shown as its raw text) is
+left to the full walk. The full walk ranks walks by how far into the transcript they reach, then
+how many messages they match, then the fewest edited; then the line started last, then one
+matched to its end, then the earliest place. The window's walk matches every message it can,
+none edited:
 
 - it is a walk the full walk makes: from the line's start, or, for a window that slid, from
   where it begins, counted back from a reply of the window the store's index found at its
   place on the line (counting back passes messages of the same roles and user messages of the
   same text: the window's own);
 - a reply: a walk that reached further would match the new player's message, and so the reply
-  before it, which the index found (a reply the index holds is never taken as edited): no line
-  read holds a user message of that text right after a reply that shows it (a player's
-  `Go on.` said before follows other replies). A walk begins at the new message only on a line
-  the index found none of the window's replies on (the places a walk begins at are counted
-  back from the replies found, or come before the first found on its line): every line read
-  holds one. A walk of the line from another place that matches as many messages ends before
-  the line's end; this one reaches it, and wins the tie;
+  before it: as shown, or, when the index did not find it (a reply the client stopped, shown
+  cut), as an edited reply (one the index holds is never taken as edited): no line read holds a
+  user message of that text right after a reply that shows it (a player's `Go on.` said before
+  follows other replies), or that it keeps anything of, when it can be an edit. A walk begins at
+  the new message only on a line the index found none of the window's replies on (the places a
+  walk begins at are counted back from the replies found, or come before the first found on its
+  line): every line read holds one. A walk of the line from another place that matches as many
+  messages ends before the line's end; this one reaches it, and wins the tie;
 - a regenerate or a continue matches every message: nothing reaches further. A continue's
   walk ends at the line's end, as no other walk of the line that matches as many does; a
   regenerate's (which ends before the line's last reply) from an earlier place of the line
@@ -39,8 +41,9 @@ its end, then the earliest place. The window's walk matches every message it can
 - a line started later wins a tie: none holds the transcript's latest user message (and a
   window with no user message is taken only on the line started last).
 
-The line's last reply may be shown as another of its swipes, whole (the client swiped back to
-it): the walk chooses that swipe, as the full walk does. `tests/proxy/test_aligned.py` holds
+The line's last reply may be shown as another of its swipes (the client swiped back to it), or
+cut short (the client stopped it): the walk chooses that swipe, whole or cut, as the full walk
+does, and the plan cuts it where the client did. `tests/proxy/test_aligned.py` holds
 the two to the same walk and plan on varied transcripts.
 """
 
@@ -56,7 +59,7 @@ from typing import overload
 from ..history import Chat
 from ..history_pages import PagedMessages, first_change
 from .transcript import Role, Said, bare, roles_of, texts_of
-from .walk import Matched, Walk, past_events, respaced_from, showing
+from .walk import Matched, Walk, edits, past_events, respaced_from, showing
 
 # How many lines' indexes are kept (a line read again after that is indexed again).
 KEPT = 256
@@ -111,14 +114,18 @@ class Shown:
     def holds_user(self, text: str) -> bool:
         return bool(self.users.get(bare(text)))
 
-    def says_after(self, reply: str, user: str, besides: int | None = None) -> bool:
+    def says_after(
+        self, reply: str, user: str, besides: int | None = None, edited: bool = False
+    ) -> bool:
         """Whether a user message of text `user` comes right after (events aside) a reply that
-        shows `reply` (any of its swipes, whole or cut, as a walk matches it): where a walk
-        could match both. The message at `besides` (an index in these lists) is left out."""
+        shows `reply` (any of its swipes, whole or cut, as a walk matches it), or when
+        `edited`, one `reply` keeps anything of (as a walk takes an edited reply at most):
+        where a walk could match both. The message at `besides` (an index in these lists) is
+        left out."""
         for at in self.users.get(bare(user), ()):
             if at and at != besides and self.roles[at - 1] == "assistant":
                 before = self.chat.messages[self.positions[at - 1]]
-                if showing(before, reply) is not None:
+                if showing(before, reply) is not None or (edited and edits(before, reply)):
                     return True
         return False
 
@@ -235,20 +242,18 @@ def _reaches_no_further(
 ) -> bool:
     """Whether no walk can match the new player's message after the line (and so reach further
     than `found`): it would match it as a line's user message by its text, or, where a window
-    begins with it, as one the player edited. The walk's last message is a reply the store's
-    index found (`held`): it is never taken as an edited reply, so a walk that matches the new
-    message from an earlier one matched that reply, as shown, just before it; no line read
-    holds the new message's text right after a reply that shows it. A walk begins at the new
-    message only on a line the index found none of the window's replies on (the places a walk
-    begins at are counted back from the replies found, or come before the first found on its
-    line): every line read holds one."""
+    begins with it, as one the player edited. A walk that matches the new message from an
+    earlier one matched the walk's last message, a reply, just before it: as shown, or, when
+    the store's index did not find it (`held`: a reply cut short), as an edited reply. No line
+    read holds the new message's text right after a reply that shows the last one (or that it
+    keeps anything of). A walk begins at the new message only on a line the index found none
+    of the window's replies on (the places a walk begins at are counted back from the replies
+    found, or come before the first found on its line): every line read holds one."""
     last = found.matched - 1
-    if said[last].role != "assistant" or last not in held:
+    if said[last].role != "assistant" or any(line not in anchors for line, _ in lines):
         return False
-    if any(line not in anchors for line, _ in lines):
-        return False
-    reply, user = said[last].text, said[-1].text
-    return not any(index.says_after(reply, user) for _, index in lines)
+    reply, user, edited = said[last].text, said[-1].text, last not in held
+    return not any(index.says_after(reply, user, edited=edited) for _, index in lines)
 
 
 def _alone_on_line(shown: Shown, skip: int, said: Sequence[Said], held: Collection[int]) -> bool:
@@ -265,8 +270,8 @@ def _alone_on_line(shown: Shown, skip: int, said: Sequence[Said], held: Collecti
 
 def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int) -> Walk | None:
     """The walk of `said` on the line from its shown message `skip`, when the first `matched`
-    messages are the line's from there as the line shows them (the last one may be another
-    swipe of the line's last reply, shown whole)."""
+    messages are the line's from there as the line shows them (the last one may be the line's
+    last reply shown as another of its swipes, or cut short: the client stopped it)."""
     chat = shown.chat
     messages = chat.messages
     # Compared whole first (in C: a transcript sent back as it was given out is equal as it
@@ -276,7 +281,8 @@ def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: i
     if roles_of(said)[:matched] != roles:
         return None
     respaced: list[int] = []  # replies the client shows with white space of its own
-    swiped: dict[int, int] = {}  # the line's last reply, shown as another of its swipes
+    # The line's last reply, shown as another of its swipes or cut: the swipe, and whether cut.
+    swiped: dict[int, tuple[int, bool]] = {}
     sent = texts_of(said)[:matched]
     if sent != texts:
         # Only the last one differs (a reply swiped back to, or spaced): the rest are equal.
@@ -291,10 +297,10 @@ def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: i
                 continue
             last = position == len(messages) - 1
             found = showing(messages[position], text) if last else None
-            if roles[index] != "assistant" or found is None or found[1]:
+            if roles[index] != "assistant" or found is None:
                 return None
-            swiped[index] = found[0]
-            if respaced_from(messages[position].swipes[found[0]], text):
+            swiped[index] = found
+            if not found[1] and respaced_from(messages[position].swipes[found[0]], text):
                 respaced.append(index)
     at = shown.positions[skip]
     end = shown.positions[skip + matched - 1] + 1
@@ -317,11 +323,16 @@ def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: i
 
 class _AsChosen(Sequence[Matched]):
     """The replies an aligned walk matched, each the line's chosen swipe shown whole (or the
-    swipe `swiped` says, by conversation index), made when asked for (a plan reads the last
-    one). The window's messages are the line's shown ones from `skip` on."""
+    swipe `swiped` says, by conversation index, and whether cut), made when asked for (a plan
+    reads the last one). The window's messages are the line's shown ones from `skip` on."""
 
     def __init__(
-        self, shown: Shown, said: Sequence[Said], skip: int, matched: int, swiped: dict[int, int]
+        self,
+        shown: Shown,
+        said: Sequence[Said],
+        skip: int,
+        matched: int,
+        swiped: dict[int, tuple[int, bool]],
     ) -> None:
         self._shown, self._said, self._skip = shown, said, skip
         self._matched, self._swiped = matched, swiped
@@ -356,7 +367,5 @@ class _AsChosen(Sequence[Matched]):
 
     def made(self, index: int) -> Matched:
         position = self._shown.positions[self._skip + index]
-        swipe = self._swiped.get(index)
-        if swipe is None:
-            swipe = self._shown.chat.messages[position].selected
-        return Matched(position, swipe, self._said[index].text, False)
+        swipe, cut = self._swiped.get(index, (self._shown.chat.messages[position].selected, False))
+        return Matched(position, swipe, self._said[index].text, cut)

@@ -243,6 +243,18 @@ def slid(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], flo
     return ask
 
 
+def stopped(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The next request after the client stopped the last reply halfway (it shows the half it
+    kept), with a new line: that request's seconds."""
+
+    def ask() -> float:
+        kept = messages[-1]["content"]
+        messages[-1] = {"role": "assistant", "content": kept[: len(kept) // 2]}
+        return asked(client, messages)()
+
+    return ask
+
+
 def in_a_new_process(
     db: Path, monkeypatch: pytest.MonkeyPatch, canned: Canned, messages: list[dict[str, str]]
 ) -> Callable[[], float]:
@@ -278,9 +290,9 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
 ) -> None:
     """On a 10,000-turn chat, beside the next request with a new line (placed by
     `chats/aligned.py`) and a json.loads+json.dumps of its body: a player's line said before,
-    a reply swiped back to, a window that slid (its oldest turns dropped), the first request of
-    a proxy app just started on the store, and a pasted 10,000-turn history's first request and
-    the one after."""
+    a reply swiped back to, a window that slid (its oldest turns dropped), a reply stopped
+    halfway, the first request of a proxy app just started on the store, and a pasted
+    10,000-turn history's first request and the one after."""
     size, canned = SIZES[-1], Canned()
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, canned) as (client, _):
         with proxy_app_for(tmp_path / "other.db", monkeypatch, canned) as (other, _):
@@ -296,6 +308,7 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
             "said before": asked(client, shown, "Go on."),
             "swiped back": swiped_back(client, shown),
             "slid window": slid(client, shown),
+            "stopped": stopped(client, shown),
             "new process": in_a_new_process(tmp_path / "other.db", monkeypatch, canned, elsewhere),
             "pasted": first,
             "pasted, after": after,

@@ -142,6 +142,7 @@ steps = st.lists(
 CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
+    *("cut", "stop"),
 )
 
 
@@ -202,10 +203,13 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
         del said[at]
     elif change == "slide":
         said = said[at:]
-    elif change == "cut":
+    elif change in ("cut", "stop"):
+        # The client stopped the last reply (then the player wrote on, or asked it to go on).
         replies = [n for n, one in enumerate(said) if one.role == "assistant"]
         if replies:
-            said[replies[-1]] = Said("assistant", said[replies[-1]].text[:6])
+            text = said[replies[-1]].text
+            kept = draw(st.sampled_from([6, max(1, len(text) // 2), max(1, len(text) - 1)]))
+            said[replies[-1]] = Said("assistant", text[:kept])
     elif change == "spaced":
         said[at] = Said(said[at].role, f"  {said[at].text}\n")
     if change != "slide" and draw(st.booleans()):
@@ -273,6 +277,17 @@ def test_a_window_that_slid_takes_the_fast_path(line: Chat) -> None:
     assert found is not None and found.replies[-1].swipe == 0
 
 
+def test_a_last_reply_the_client_stopped_takes_the_fast_path(line: Chat) -> None:
+    # The client kept "The r" of "The rain falls. More.": a new line after it, or a continue.
+    said = [*shown(line)[:-1], Said("assistant", "The r")]
+    for window in (said, said[2:]):
+        for sent in (window, [*window, Said("user", "A new line.")]):
+            found = compared([(KEY, line)], sent)
+            assert found is not None and found.replies[-1].cut
+    plan = plan_on(found, KEY, [(KEY, line)], sent, start())
+    assert plan.action == "reply" and plan.base.messages[-2].swipe.narration == "The r"
+
+
 def test_the_last_reply_shown_as_another_swipe_takes_the_fast_path(line: Chat) -> None:
     swiped = grown(line, ("regenerate", 2))  # the last reply: "The rain falls. More." and another
     said = shown(swiped)
@@ -304,11 +319,12 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     # A regenerate of a window that the line shows earlier too: the earliest place wins.
     twice = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 0), ("user", 0), ("reply", 2)))
     assert compared([(KEY, twice)], shown(twice)[3:-1]) is None
-    # An edit, a reply cut short.
+    # An edit, a reply cut short before the last one.
     said = shown(line)
     edited = [said[0], Said("assistant", "Edited."), *said[2:], Said("user", "New.")]
     assert compared([(KEY, line)], edited) is None
-    assert compared([(KEY, line)], [*said[:-1], Said("assistant", said[-1].text[:5])]) is None
+    cut = [*said[:3], Said("assistant", said[3].text[:5]), *said[4:], Said("user", "New.")]
+    assert compared([(KEY, line)], cut) is None
 
 
 def test_a_line_read_from_the_store_is_indexed_without_reading_its_pages(tmp_path: Path) -> None:
