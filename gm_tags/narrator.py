@@ -141,12 +141,14 @@ class Narrator:
             return self._line
         return None
 
-    def went_on(self, held: str, last: str) -> None:
-        """The line went on from `plain_end` by the caller: it holds back `held` now, and `last`
-        is its last character (empty when nothing came)."""
+    def went_on(self, held: str, last: str, removed: int = 0) -> None:
+        """The line went on from `plain_end` by the caller: it holds back `held` now, `last` is
+        its last character (empty when nothing came), and `removed` spans were removed from it
+        (the caller joined the text around them, `joined`)."""
         self._line = held
         if last:
             self._last = last
+        self._parts += removed
 
     def remove(self) -> None:
         """A removed span stands here."""
@@ -216,17 +218,11 @@ class Narrator:
         self._append(self._joined(after, ended=True))
 
     def _joined(self, after: str, *, ended: bool) -> str:
-        """`after`, the start of a part that follows a removed span, as it joins the line: the
-        space the span takes goes from one side or the other. The line's white space end is
-        never given out, so `_line` holds its last space."""
-        rest = after.rstrip("\r") if ended else after
-        space_before = self._line.endswith(" ")
-        if space_before and after.startswith(" "):
-            return after[1:]
-        if space_before and (not rest or rest[0] in _CLOSING):
-            self._line = self._line[:-1]
-        elif after.startswith(" ") and (self._line_blank or _spaceless(self._last)):
-            return after[1:]
+        """`after`, the start of a part that follows a removed span, as it joins the line. The
+        line's white space end is never given out, so `_line` holds its last space."""
+        self._line, after = joined(
+            self._line, after, blank=self._line_blank, last=self._last, ended=ended
+        )
         return after
 
     def _end_line(self) -> None:
@@ -269,6 +265,21 @@ class Narrator:
         self._trailing = text[len(body) :]
 
 
+def joined(line: str, after: str, *, blank: bool, last: str, ended: bool) -> tuple[str, str]:
+    """The end of a line and `after`, the start of a part that follows a removed span on it, as
+    they join: the space the span takes goes from one side or the other. `blank`: the line holds
+    nothing but white space; `last`: its last character; `ended`: the part ended there."""
+    rest = after.rstrip("\r") if ended else after
+    space_before = line.endswith(" ")
+    if space_before and after.startswith(" "):
+        return line, after[1:]
+    if space_before and (not rest or rest[0] in _CLOSING):
+        return line[:-1], after
+    if after.startswith(" ") and (blank or _spaceless(last)):
+        return line, after[1:]
+    return line, after
+
+
 def open_end(line: str) -> int:
     """Where the end of `line` that more text may still change begins: its white space, and a
     `[` that could still form a tag opening with what follows, with the `[` and blanks before
@@ -305,5 +316,7 @@ def without_formed_openings(narration: str) -> str:
 
 def _spaceless(char: str) -> bool:
     """A character of a script written without spaces between words (Chinese, Japanese)."""
+    if char < "\u3000":  # most text: one comparison
+        return False
     code = ord(char)
-    return 0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFFEF
+    return code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFFEF

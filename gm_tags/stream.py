@@ -33,7 +33,7 @@ from typing import Generic
 from .dice import Dice
 from .families.registry import FAMILIES
 from .grammar import branch_pattern, opening
-from .narrator import Narrator, open_end, opening_so_far
+from .narrator import Narrator, joined, open_end, opening_so_far
 from .parse import parse_all
 from .pipeline import AFTER_CHECK, ReplyRun, Turn, branch_spans, commands_in
 from .receipts import Receipt
@@ -44,6 +44,14 @@ from .syntax import when_tag_names_change
 
 # Markup that a tag may stand wrapped in starts with one of these (see `rewrite.unwrapped`).
 _WRAPPER_STARTS = frozenset(WRAPPER_MARKUP)
+# A chunk with none of these flows on as prose, or inside a tag still open, whatever it holds:
+# one test of its characters, where a test for each (`"[" in chunk`, ...) costs a few steps more
+# at every chunk (the last of a prose chunk only may not start markup; see `feed`).
+_NOT_PROSE = frozenset("[\n") | _WRAPPER_STARTS
+_NOT_INSIDE = frozenset("[]\n")
+# What the line lent may not take after a tag closes in it: what the scan or the narrator's
+# line rules must see.
+_NOT_AFTER_LENT = frozenset("[\n\r")
 # How many settled tags wait to be parsed together, at most (one Lark pass costs about as much
 # for one tag as for a few: measured in tests/benchmarks/test_stream.py).
 APPLY_TOGETHER = 16
@@ -86,6 +94,15 @@ class ReplyStream(Generic[S]):
         # What the narrator's line held when it was lent: the narration given out while lent
         # is recorded once, when it comes back (`_given_lent`), not a piece a chunk.
         self._held_from = ""
+        # A tag opened in the line lent, alone (`_open_lent`): it stays lent across the tag,
+        # `_narrated_to` standing where the tag's markup starts, until the tag closes
+        # (`_close_lent`) or anything else comes. `_lent_spans`: the spans removed while lent.
+        self._open_in_lent = False
+        self._lent_spans = 0
+        # A tag closed in the line lent, and the text after it is still to be joined to the
+        # line (`_join_lent`); `_lent_last`: the line's last character before the tag.
+        self._joining = False
+        self._lent_last = ""
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
@@ -142,23 +159,20 @@ class ReplyStream(Generic[S]):
         # text, given out here for the narrator (see `_lend`), other text that opens no tag
         # there (`_feed_lent`), and the inside of a tag still open.
         if self._prose:
-            if "[" not in chunk and "\n" not in chunk and chunk[-1:] not in _WRAPPER_STARTS:
+            if _NOT_PROSE.isdisjoint(chunk) or (
+                "[" not in chunk and "\n" not in chunk and chunk[-1:] not in _WRAPPER_STARTS
+            ):
                 self._chunks.append(chunk)
                 line = self._held + chunk
-                body = line.rstrip()
-                self._held = line[len(body) :]
+                body = line.rstrip()  # the line itself when it ends in no white space
+                self._held = "" if body is line else line[len(body) :]
                 return body
             if (shown := self._feed_lent(chunk)) is not None:
                 return shown
         elif self._lent:
             if (shown := self._feed_lent(chunk)) is not None:
                 return shown
-        elif (
-            len(chunk) <= self._quiet_left
-            and "[" not in chunk
-            and "]" not in chunk
-            and "\n" not in chunk
-        ):
+        elif len(chunk) <= self._quiet_left and _NOT_INSIDE.isdisjoint(chunk):
             # Inside an unterminated tag: the scanner would end it nowhere here.
             self._quiet_left -= len(chunk)
             self._chunks.append(chunk)
@@ -168,7 +182,11 @@ class ReplyStream(Generic[S]):
         self._chunks.append(chunk)
         text = self._text_now()
         before = len(text) - len(chunk)
-        if self._lent:
+        if self._open_in_lent or self._joining:
+            if (shown := self._close_lent(text)) is not None:
+                return shown
+            self._take_back(text, before)
+        elif self._lent:
             self._take_back(text, before)
         shown = self._feed_held(text, before)
         if self._calm:
@@ -183,7 +201,7 @@ class ReplyStream(Generic[S]):
         if "\n" in chunk:
             return None
         piece = self._pending + chunk  # the text from `_narrated_to` on
-        held = scan = len(piece)
+        held = scan = size = len(piece)
         opened = None
         if "[" in piece:
             found = self._opens_or_could_open.search(piece)
@@ -201,15 +219,15 @@ class ReplyStream(Generic[S]):
         # tag, and the `[` and blanks before it (`narrator.open_end`): the line lent holds them
         # too. Where `body` ends where the text does, its last `[` is the one just found not to
         # be one, or one held before, which nothing but white space after it can leave open.
-        if held < len(piece) or len(body) < len(line):
+        if held < size or body != line:
             bracket = body.rfind("[")
             if bracket != -1 and self._could_open.match(body, bracket) is not None:
                 body = line[: open_end(line)]
         self._chunks.append(chunk)
-        self._held = line[len(body) :]
-        self._pending = piece[held:]
+        self._held = kept = line[len(body) :]
+        self._pending = pending = piece[held:]
         self._pending_scan = scan - held
-        self._prose = not self._pending and "[" not in self._held
+        self._prose = not pending and "[" not in kept
         if opened is not None:
             self._open_lent(opened)
         return body
@@ -222,13 +240,69 @@ class ReplyStream(Generic[S]):
 
     def _open_lent(self, opened: re.Match[str]) -> None:
         """A tag opened, alone, in the text lent (`_pending` from it, less the markup before
-        it): the narrator takes its line back, and the tag is noted open as `_settle` does."""
+        it): it is noted open as `_settle` does, and the line stays lent across it."""
         text = self._text_now()
-        self._take_back(text, len(text))
-        self._open_at = self._scan_from  # `_take_back` put it at the opening's `[`
+        self._narrated_to = narrated_to = len(text) - len(self._pending)
+        self._open_at = self._scan_from = narrated_to + self._pending_scan
         self._open_body = self._open_at + opened.end() - opened.start()
         self._quiet_left = self._open_body + MAX_BODY - len(text)
+        self._lent = self._prose = False
+        self._open_in_lent = True
         self._calm = False
+
+    def _close_lent(self, text: str) -> str | None:
+        """The tag open in the line lent closes for good: it is settled with one match, and
+        `feed` goes on lent from its end (`_join_lent`). None otherwise (markup before it, a
+        `[` that may still form an opening with what follows it, a check), with nothing done;
+        and when what follows it cannot be joined while lent (the narrator takes the line
+        back, the tag removed)."""
+        if self._open_in_lent:
+            start, body = self._open_at, self._open_body
+            if start != self._narrated_to or start == self._lent_from or "[" in self._held:
+                return None
+            end = closed_end(text, body)
+            if end == -1:
+                return None
+            name = name_in(text[start:body])
+            if FAMILIES[name].branches:
+                return None
+            self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
+            self._spanned += 1
+            if len(self._settled) - self._applied >= APPLY_TOGETHER:
+                self._apply_settled()
+            self._show(self._given_lent(text, start))
+            self._lent_from = self._floor = end
+            self._held_from = self._held
+            self._lent_last = text[start - 1]
+            self._open_at = self._quiet_left = -1
+            self._open_in_lent, self._joining, self._calm = False, True, True
+        return self._join_lent(text)
+
+    def _join_lent(self, text: str) -> str | None:
+        """A tag was removed from the line lent, at `_lent_from`: the text after it, up to
+        markup at the end, joins the line as the narrator would join it (`narrator.joined`),
+        and the line goes on lent. "" while nothing but markup follows; None when a `[` or a
+        line break does (what the scan or the narrator's line rules must see)."""
+        end, narrated_to = self._lent_from, len(text)
+        if not _NOT_AFTER_LENT.isdisjoint(text[end:]):
+            return None
+        while narrated_to > end and text[narrated_to - 1] in _WRAPPER_STARTS:
+            narrated_to -= 1
+        written = text[end:narrated_to]
+        if not written:
+            return ""
+        line, after = joined(self._held, written, blank=False, last=self._lent_last, ended=False)
+        self._lent_from = narrated_to - len(after)
+        self._held_from = line
+        line += after
+        given = line.rstrip()
+        self._held = kept = line[len(given) :]
+        self._pending = pending = text[narrated_to:]
+        self._pending_scan = len(pending)
+        self._lent_spans += 1
+        self._joining, self._lent = False, True
+        self._prose = not pending and "[" not in kept
+        return given
 
     def _lend(self, text: str) -> None:
         """All is calm (no tag open, no span or check waiting): when the narrator's line holds
@@ -238,18 +312,28 @@ class ReplyStream(Generic[S]):
         if held is not None:
             self._lent, self._held, self._lent_from = True, held, self._narrated_to
             self._held_from = held
+            self._lent_spans, self._lent_last = 0, ""
             self._pending = text[self._narrated_to :]
             self._pending_scan = self._scan_from - self._narrated_to
             self._prose = not self._pending
 
     def _take_back(self, text: str, end: int) -> None:
-        """The narrator takes its line back from `feed`, which was given the text up to `end`."""
-        self._lent = self._prose = False
-        self._narrated_to = narrated_to = end - len(self._pending)
-        self._scan_from = narrated_to + self._pending_scan
-        last = text[narrated_to - 1] if narrated_to > self._lent_from else ""
-        self._narrator.went_on(self._held, last)
+        """The narrator takes its line back from `feed`, which was given the text up to `end`
+        (or up to the tag that opened in it, `_open_in_lent`)."""
+        if self._open_in_lent:
+            narrated_to = self._narrated_to
+        elif self._joining:  # up to the end of the tag removed
+            self._narrated_to = self._scan_from = narrated_to = self._lent_from
+        else:
+            self._narrated_to = narrated_to = end - len(self._pending)
+            self._scan_from = narrated_to + self._pending_scan
+        self._lent = self._prose = self._open_in_lent = False
+        last = text[narrated_to - 1] if narrated_to > self._lent_from else self._lent_last
+        self._narrator.went_on(self._held, last, self._lent_spans)
         self._show(self._given_lent(text, narrated_to))
+        if self._joining:
+            self._joining = False
+            self._narrator.remove()
 
     def _given_lent(self, text: str, narrated_to: int) -> str:
         """The narration `feed` gave out while lent, up to `narrated_to`, in one piece: the
@@ -292,7 +376,7 @@ class ReplyStream(Generic[S]):
         if self._turn is not None:
             return "", self._turn
         text = self._text_now()
-        if self._lent:
+        if self._lent or self._open_in_lent or self._joining:
             self._take_back(text, len(text))
         self._quiet_left = -1  # what comes now is refused
         self._settled += commands_in(text, self._scan_from)
@@ -312,7 +396,7 @@ class ReplyStream(Generic[S]):
         exactly what was given out (what the player saw)."""
         if self._turn is None:
             text = self._text_now()
-            if self._lent:
+            if self._lent or self._open_in_lent or self._joining:
                 self._take_back(text, len(text))
             self._quiet_left = -1  # what comes now is refused
             self._apply_settled()

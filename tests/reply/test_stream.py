@@ -203,18 +203,43 @@ TOKENS = (
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    pieces=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=40),
-    data=st.data(),
-    seed=st.integers(0, 1000),
+# Prose words outweigh the rest, so the narrator's line is lent to `feed` (as it is through
+# most of a real reply) when tags open and close and brackets stray.
+PROSE_TOKENS = (
+    *("The ", "lantern ", "goes", " dark", ". ", ", ", "word", " ", "\u3002", "\u4e2d\u6587") * 4,
+    *('[clock: name="A" tick=1]', '[clock: name="B" size=4]', '[sheet: who="Mira" hp-=1]') * 2,
+    *("[sic]", "[ ", "[", "]", "[[", "**", "*", "(", "\n", "\r\n", "!", "\t", "  ", "[ cl"),
+    *("ock: x]", '[skill_check: skill="Sneak" dc="8"]', "[success: ok]", "\u201c", "\u201d"),
+    "clock:",
 )
+
+
+@pytest.mark.parametrize(
+    ("tokens", "regular"),
+    [(TOKENS, False), (PROSE_TOKENS, True)],
+    ids=["tag-pieces", "prose-with-tags-in-regular-chunks"],
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 1000))
 def test_text_made_of_tag_pieces_streams_to_the_batch_result(
-    pieces: list[str], data: st.DataObject, seed: int
+    tokens: tuple[str, ...], regular: bool, data: st.DataObject, seed: int
 ) -> None:
-    text = "".join(pieces)
+    text = "".join(data.draw(st.lists(st.sampled_from(tokens), min_size=1, max_size=50)))
     cuts = data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=30))
+    if regular:  # chunks of one size, as a model's tokens mostly come, and a few cuts more
+        size = data.draw(st.integers(1, 12))
+        cuts += range(size, len(text), size)
     streamed(starting_game(INDEX["en/ember-checks.txt"]), text, cuts, seed=seed)
+
+
+@pytest.mark.parametrize("after", ["[", "[ ", "[[", "**[", "[s", " [cl"])
+def test_a_tag_that_closes_amid_flowing_prose_with_a_bracket_after_it_in_the_chunk(
+    game: Game, after: str
+) -> None:
+    head = 'The lantern goes dark. [clock: name="A" size="4"]Mira waits.'
+    text = f'{head}{after}clock: name="A" tick="1"] Done.'
+    pieces, _ = streamed(game, text, [22, 26, 36, len(head) + len(after)])
+    assert pieces[:4] == ["The lantern goes dark.", "", "", " Mira waits."]
 
 
 def test_a_line_that_starts_with_white_space_after_a_tag_reaches_the_client_whole(
