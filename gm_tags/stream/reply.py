@@ -1,0 +1,317 @@
+"""`ReplyStream`: a reply fed chunk by chunk (see `gm_tags.stream`)."""
+
+from __future__ import annotations
+
+import re
+
+from ..families.registry import FAMILIES
+from ..grammar import branch_pattern
+from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in
+from ..rewrite import LONGEST_CLOSING_MARKUP, unwrapped
+from ..scan import MAX_BODY, Candidate, closed_end, name_in, settled
+from ..state import S
+from .lent import LentLine
+from .state import APPLY_TOGETHER, WRAPPER_STARTS
+
+# A chunk with none of these flows on as prose, or inside a tag still open, whatever it holds:
+# one test of its characters, where a test for each (`"[" in chunk`, ...) costs a few steps more
+# at every chunk (the last of a prose chunk only may not start markup; see `feed`).
+_NOT_PROSE = frozenset("[\n") | WRAPPER_STARTS
+_NOT_INSIDE = frozenset("[]\n")
+# The longest closing markup `unwrapped` looks for after a removed span.
+_CLOSING_MARKUP = LONGEST_CLOSING_MARKUP
+
+
+class ReplyStream(LentLine[S]):
+    """Feed it a reply's chunks in order; read back narration as it becomes safe."""
+
+    def feed(self, chunk: str) -> str:
+        """Take the next piece of the reply; return the narration that became safe to show."""
+        # Most chunks take one of these ways, in as few steps as it can be done (they are what
+        # a stream of 4-character chunks costs, chunk after chunk): prose going on from settled
+        # text, given out here for the narrator (see `_lend`), other text that opens no tag
+        # there (`_feed_lent`), and the inside of a tag still open.
+        if self._prose:
+            if _NOT_PROSE.isdisjoint(chunk) or (
+                "[" not in chunk and "\n" not in chunk and chunk[-1:] not in WRAPPER_STARTS
+            ):
+                self._chunks.append(chunk)
+                line = self._held + chunk
+                body = line.rstrip()  # the line itself when it ends in no white space
+                self._held = "" if body is line else line[len(body) :]
+                return body
+            if (shown := self._feed_lent(chunk)) is not None:
+                return shown
+        elif self._lent:
+            if (shown := self._feed_lent(chunk)) is not None:
+                return shown
+        elif len(chunk) <= self._quiet_left and _NOT_INSIDE.isdisjoint(chunk):
+            # Inside an unterminated tag: the scanner would end it nowhere here.
+            self._quiet_left -= len(chunk)
+            self._chunks.append(chunk)
+            return ""
+        if self._turn is not None:
+            raise RuntimeError("the stream has finished")
+        self._chunks.append(chunk)
+        text = self._text_now()
+        before = len(text) - len(chunk)
+        if self._open_in_lent or self._joining:
+            if (shown := self._close_lent(text)) is not None:
+                return shown
+            self._take_back(text, before)
+        elif self._lent:
+            self._take_back(text, before)
+        shown = self._feed_held(text, before)
+        if self._calm:
+            self._lend(text)
+        return shown
+
+    def _feed_held(self, text: str, before: int) -> str:
+        """A chunk that may open a tag, or comes after something held."""
+        if self._calm:
+            if (shown := self._feed_calm(text, before)) is not None:
+                return shown
+        elif (
+            self._quiet_left >= 0
+            and not self._spans
+            and self._spanned == len(self._settled)
+            and (shown := self._close_quiet(text)) is not None
+        ):
+            return shown
+        self._settle()
+        self._narrate_settled()
+        self._calm = self._open_at == -1 and not self._spans and self._spanned == len(self._settled)
+        return self._show(self._narrator.take())
+
+    def finish(self) -> tuple[str, Turn[S]]:
+        """The reply has ended: apply what is left, and return the rest of the narration and the
+        turn. The narration already given out is a prefix of the turn's."""
+        if self._turn is not None:
+            return "", self._turn
+        text = self._text_now()
+        if self._lent or self._open_in_lent or self._joining:
+            self._take_back(text, len(text))
+        self._quiet_left = -1  # what comes now is refused
+        self._settled += commands_in(text, self._scan_from)
+        self._apply_settled()
+        if self._settled:
+            rest = self._narrate_rest()
+            narration = "".join(self._shown) + rest
+        else:  # a reply without a tag is its own narration, as it came
+            narration = text
+            rest = text[sum(map(len, self._shown)) :]
+        self._turn = self._run.finish(text, narration)
+        return self._show(rest), self._turn
+
+    def stop(self) -> Turn[S]:
+        """The reply was cut off here: the tags that closed apply and none after. The turn's
+        reply is the text up to where the first tag still open begins, and its narration is
+        exactly what was given out (what the player saw)."""
+        if self._turn is None:
+            text = self._text_now()
+            if self._lent or self._open_in_lent or self._joining:
+                self._take_back(text, len(text))
+            self._quiet_left = -1  # what comes now is refused
+            self._apply_settled()
+            pending = commands_in(self._text, self._scan_from)
+            cut = pending[0].start if pending else len(self._text)
+            self._text = self._text[:cut]
+            self._turn = self._run.finish(self._text, "".join(self._shown))
+        return self._turn
+
+    def _feed_calm(self, text: str, before: int) -> str | None:
+        """What `_settle` and `_narrate_settled` do when all was calm and no tag opened: the
+        narration goes on to the end, less a `[` that could still open a tag and markup. None
+        when a tag opened (the whole way must look at it)."""
+        start = min(self._scan_from, before)
+        if self._opening.search(text, start) is not None:
+            return None
+        bracket = text.rfind("[", start)
+        could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
+        held = self._scan_from = bracket if could_open else len(text)
+        narrated_to = self._narrated_to
+        while held > narrated_to and text[held - 1] in WRAPPER_STARTS:
+            held -= 1
+        self._narrated_to = held
+        return self._show(self._narrator.keep_and_take(text[narrated_to:held]))
+
+    def _close_quiet(self, text: str) -> str | None:
+        """What `_settle` and `_narrate_settled` do when the tag open, found unterminated with
+        nothing waiting before it, closes for good and no `[` follows it: one match finds its
+        end and settles it, and the narrator takes it away. None otherwise (a check, whose
+        branches may follow; markup before it that the text after may still close; anything
+        after it the scan must read), with nothing done."""
+        start, body, floor = self._open_at, self._open_body, self._floor
+        end = closed_end(text, body)
+        if end == -1 or text.find("[", end) != -1:
+            return None
+        name = name_in(text[start:body])
+        wide_start, wide_end = unwrapped(text, start, end, floor=floor)
+        if FAMILIES[name].branches or (
+            wide_start > floor and text[wide_start - 1] in WRAPPER_STARTS
+        ):
+            return None
+        self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
+        self._spanned += 1
+        if len(self._settled) - self._applied >= APPLY_TOGETHER:
+            self._apply_settled()
+        held = self._scan_from = len(text)
+        while held > wide_end and text[held - 1] in WRAPPER_STARTS:
+            held -= 1
+        narrator = self._narrator
+        narrator.keep(text[self._narrated_to : wide_start])
+        narrator.remove()
+        narrator.keep(text[wide_end:held])
+        self._narrated_to, self._floor = held, wide_end
+        self._open_at = self._quiet_left = -1
+        self._calm = True
+        return self._show(narrator.take())
+
+    def _settle(self) -> None:
+        """Take the tags that closed for good into `_settled`; note the first still open."""
+        text = self._text
+        opened = self._opening.search(text, self._scan_from)
+        if opened is None:
+            found: list[Candidate] = []  # the common case, with no more work than the search
+        elif self._still_unterminated(text, opened):
+            # A tag just opened and nothing before it waits: the scan would find it alone,
+            # unterminated and not settled (most tags open so, a chunk or a few before their `]`).
+            self._open_at = self._scan_from = opened.start()
+            self._open_body = opened.end()
+            self._quiet_left = opened.end() + MAX_BODY - len(text)
+            return
+        else:
+            found = commands_in(text, self._scan_from)
+        settled_count = next(
+            (at for at, candidate in enumerate(found) if not settled(text, candidate)), len(found)
+        )
+        self._settled += found[:settled_count]
+        if len(self._settled) - self._applied >= APPLY_TOGETHER:
+            self._apply_settled()
+        self._quiet_left = -1
+        if settled_count < len(found):
+            first_open = found[settled_count]
+            self._open_at = self._scan_from = first_open.start
+            if not first_open.closed:
+                self._open_body = first_open.start + first_open.body
+                self._quiet_left = self._open_body + MAX_BODY - len(text)
+            return
+        self._open_at = -1
+        if settled_count:
+            self._scan_from = found[settled_count - 1].end
+        bracket = text.rfind("[", self._scan_from)
+        could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
+        self._scan_from = bracket if could_open else len(text)
+
+    @staticmethod
+    def _still_unterminated(text: str, opened: re.Match[str]) -> bool:
+        """Whether the tag opening at `opened` (the first from where the scan starts) is all the
+        scan would find there: a command (`commands_in` keeps it), with no `]` after it, and the
+        text not past the bound of its search (so not settled, see `scan.settled`)."""
+        body = opened.end()
+        return (
+            text.find("]", body) == -1
+            and len(text) <= body + MAX_BODY
+            and name_in(opened.group()) in FAMILIES
+        )
+
+    def _narrate_settled(self) -> None:
+        """Hand the narrator the text up to where nothing still to come can change it, with the
+        spans settled in it."""
+        text = self._text
+        held = self._open_at if self._open_at != -1 else len(text)
+        if self._spanned < len(self._settled):
+            held = self._held_for_spans(held)
+        if held == len(text):
+            held = self._scan_from  # a `[` that could still open a tag, or the end
+        kept: list[tuple[int, int]] = []
+        while True:
+            while held > self._narrated_to and text[held - 1] in WRAPPER_STARTS:
+                held -= 1
+            if not self._spans:
+                break
+            kept, settled_to = self._settled_spans(held)
+            if settled_to == held:
+                break
+            held = settled_to
+        narrator = self._narrator
+        for start, end in kept:
+            narrator.keep(text[self._narrated_to : start])
+            narrator.remove()
+            self._narrated_to = self._floor = end
+        del self._spans[: len(kept)]
+        if held > self._narrated_to:
+            narrator.keep(text[self._narrated_to : held])
+            self._narrated_to = held
+
+    def _narrate_rest(self) -> str:
+        """The reply has ended and every tag in it is settled and applied: the narrator takes
+        the rest of the text with every span still to hand over; the rest of the narration."""
+        text = self._text
+        self._held_for_spans(len(text), ended=True)
+        narrator = self._narrator
+        for start, end in self._spans:
+            start, end = unwrapped(text, start, end, floor=self._floor)
+            narrator.keep(text[self._narrated_to : start])
+            narrator.remove()
+            self._narrated_to = self._floor = end
+        self._spans.clear()
+        narrator.keep(text[self._narrated_to :])
+        self._narrated_to = len(text)
+        return narrator.finish()
+
+    def _held_for_spans(self, held: int, *, ended: bool = False) -> int:
+        """Take the spans of the settled tags not spanned yet into `_spans`, up to a check whose
+        branches may still be coming (none may when the reply has `ended`); return `held`, or
+        that check's start."""
+        text, tags = self._text, self._settled
+        while self._spanned < len(tags):
+            at = self._spanned
+            tag = tags[at]
+            spans = [(tag.start, tag.end)]
+            if FAMILIES[tag.name].branches:
+                following = tags[at + 1].start if at + 1 < len(tags) else held
+                if not ended and following == len(text) and not _branches_written(text, tag.end):
+                    return min(held, tag.start)
+                self._apply_settled()  # which branch stays follows the roll
+                spans += branch_spans(text, self._run.receipts[at], following)
+            self._spans += spans
+            self._spanned += 1
+        return held
+
+    def _settled_spans(self, held: int) -> tuple[list[tuple[int, int]], int]:
+        """The spans before `held` whose extent is settled (the narration widens a span over the
+        markup it stands wrapped in, which the text after it may still close: a span with no
+        markup before it is settled at once), widened, and where to hold from: `held`, or the
+        widened start of the first span not settled."""
+        kept: list[tuple[int, int]] = []
+        floor, text = self._floor, self._text
+        for start, end in self._spans:
+            if start >= held:
+                break
+            wide_start, wide_end = unwrapped(text, start, end, floor=floor)
+            # Markup before it may still be closed after it, unless none stands there.
+            may_widen = wide_start > floor and text[wide_start - 1] in WRAPPER_STARTS
+            if may_widen and wide_end + _CLOSING_MARKUP > held:
+                return kept, wide_start
+            kept.append((wide_start, wide_end))
+            floor = wide_end
+        return kept, held
+
+
+def _branches_written(text: str, at: int) -> bool:
+    """Whether the branches after a check ending at `at` (none, one or two) are all written:
+    something other than white space or a branch follows, or two branches do."""
+    for _ in range(2):
+        gap = AFTER_CHECK.match(text, at)
+        after = gap.end() if gap else at
+        if after >= len(text):
+            return False
+        if text[after] != "[":
+            return True
+        found = branch_pattern().match(text, after)
+        if found is None:
+            rest = text[after:]
+            return "]" in rest or "\n" in rest
+        at = found.end()
+    return True
