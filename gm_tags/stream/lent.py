@@ -80,7 +80,7 @@ class LentLine(StreamState[S]):
             bracket = body.rfind("[")
             if bracket != -1 and self._could_open.match(body, bracket) is not None:
                 body = line[: open_end(line)]
-        self._chunks.append(chunk)
+        self._keep_chunk(chunk)
         self._held = kept = line[len(body) :]
         self._pending = pending = piece[held:]
         self._pending_scan = scan - held

@@ -35,7 +35,7 @@ class ReplyStream(LentLine[S]):
             if _NOT_PROSE.isdisjoint(chunk) or (
                 "[" not in chunk and "\n" not in chunk and chunk[-1:] not in WRAPPER_STARTS
             ):
-                self._chunks.append(chunk)
+                self._keep_chunk(chunk)
                 line = self._held + chunk
                 body = line.rstrip()  # the line itself when it ends in no white space
                 self._held = "" if body is line else line[len(body) :]
@@ -48,18 +48,16 @@ class ReplyStream(LentLine[S]):
         elif len(chunk) <= self._quiet_left and _NOT_INSIDE.isdisjoint(chunk):
             # Inside an unterminated tag: the scanner would end it nowhere here.
             self._quiet_left -= len(chunk)
-            self._chunks.append(chunk)
+            self._keep_chunk(chunk)
             return ""
         if self._turn is not None:
             raise RuntimeError("the stream has finished")
-        self._chunks.append(chunk)
+        self._keep_chunk(chunk)
         text = self._text_now()
+        if (self._open_in_lent or self._joining) and (shown := self._close_lent(text)) is not None:
+            return shown
         before = len(text) - len(chunk)
-        if self._open_in_lent or self._joining:
-            if (shown := self._close_lent(text)) is not None:
-                return shown
-            self._take_back(text, before)
-        elif self._lent:
+        if self._lent or self._open_in_lent or self._joining:
             self._take_back(text, before)
         shown = self._feed_held(text, before)
         if self._calm:

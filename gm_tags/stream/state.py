@@ -46,6 +46,7 @@ class StreamState(Generic[S]):
         # The chunks received since `_text` was last brought up to date (`_text_now`): a chunk
         # that flows on costs an append, not a longer string.
         self._chunks: list[str] = []
+        self._keep_chunk = self._chunks.append  # a step fewer at every chunk
         # Where the next scan starts: the first tag found and not settled, or the last `[`
         # that could still open one; no tag opens between the last one applied and here.
         self._scan_from = 0
