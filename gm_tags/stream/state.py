@@ -27,9 +27,14 @@ APPLY_TOGETHER = 16
 
 @functools.cache
 def _opens_or_could_open() -> re.Pattern[str]:
-    """Where a tag opens (the group `opens`), or else a `[` at the end that could still open
-    one: both in one search (none of the second kind comes before one of the first)."""
-    return re.compile(f"(?P<opens>{opening().pattern})|{opening_so_far().pattern}")
+    """Where a tag opens (the group `opens` matched), or else a `[` at the end that could still
+    open one: both in one search (none of the second kind comes before one of the first). Both
+    start with `[`, written once in front, so the search skips to each `[` (an alternation in
+    front makes it try both at every character: twice the time)."""
+    opens, could_open = opening().pattern, opening_so_far().pattern
+    if not (opens.startswith(r"\[") and could_open.startswith(r"\[")):
+        raise RuntimeError("expected a tag opening and a could-open `[` to start with `\\[`")
+    return re.compile(rf"\[(?:(?P<opens>{opens[2:]})|{could_open[2:]})")
 
 
 when_tag_names_change(_opens_or_could_open.cache_clear)
