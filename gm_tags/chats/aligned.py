@@ -2,54 +2,59 @@
 line as the proxy gave it out (the whole line, or a window that slid: a client whose context
 is full keeps the system prompt and drops the oldest messages, so in a long campaign every
 request is one), and a player's message more (a reply), one fewer (a regenerate), or none (a
-continue of the last reply, whole or as the client stopped it).
+continue of the last reply, whole or as the client stopped it); or a stretch of the line that
+ends before its end, and a message more or none (the client deleted the last messages, or the
+player edited their last line).
 
 Each line read keeps an index of what it shows (`Shown`: every user message's text, every
 reply's chosen narration, and the bare texts of its user messages), kept from one request to
 the next and brought up to date with the messages a step added, so a request compares its
-messages to the line's end, newest first, and builds nothing per stored turn. Where the window
+messages to the line's, newest first, and builds nothing per stored turn. Where the window
 begins follows from its length (the line's shown messages, less the window's, and a message
-more or fewer): the same text said many times in a long line does not make it guess.
+more or fewer), or, for a stretch, from where the store's index found its last reply: the same
+text said many times in a long line does not make it guess.
 
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
 `walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
-(an edit, a deletion, a fork, a cut reply before the last, a reply shown as its raw text) is
-left to the full walk. The full walk ranks walks by how far into the transcript they reach, then
-how many messages they match, then the fewest edited; then the line started last, then one
-matched to its end, then the earliest place. The window's walk matches every message it can,
-none edited:
+(an edit or a deletion further back, a reply cut before the last, a reply shown as its raw
+text) is left to the full walk. The full walk ranks walks by how far into the transcript they
+reach, then how many messages they match, then the fewest edited; then the line started last,
+then one matched to its end, then the earliest place. The window's walk matches every message
+it can, none edited:
 
 - it is a walk the full walk makes: from the line's start, or, for a window that slid, from
   where it begins, counted back from a reply of the window the store's index found at its
   place on the line (counting back passes messages of the same roles and user messages of the
   same text: the window's own);
-- a reply: a walk that reached further would match the new player's message, and so the reply
-  before it: as shown, or, when the index did not find it (a reply the client stopped, shown
-  cut), as an edited reply (one the index holds is never taken as edited): no line read holds a
-  user message of that text right after a reply that shows it (a player's `Go on.` said before
-  follows other replies), or that it keeps anything of, when it can be an edit. A walk begins at
-  the new message only on a line the index found none of the window's replies on (the places a
-  walk begins at are counted back from the replies found, or come before the first found on its
-  line): every line read holds one. A walk of the line from another place that matches as many
-  messages ends before the line's end; this one reaches it, and wins the tie;
-- a regenerate or a continue matches every message: nothing reaches further. A continue's
-  walk ends at the line's end, as no other walk of the line that matches as many does; a
-  regenerate's (which ends before the line's last reply) from an earlier place of the line
-  would win the tie, and would match the window's last reply (found by the index) and the
-  player's message right after it: a window that slid is taken only where the line holds them
-  so nowhere else (from the line's start, no place is earlier);
+- a message more: a walk that reached further would match it, and so the reply before it: as
+  shown, or, when the index did not find it (a reply the client stopped, shown cut), as an
+  edited reply (one the index holds is never taken as edited): no line read holds a user
+  message of that text right after a reply that shows it (a player's `Go on.` said before
+  follows other replies), or that it keeps anything of, when it can be an edit. No walk begins
+  at the new message: the places a walk begins at are counted back from the replies the index
+  found, or come before the first found on their line (on a line that holds none, before the
+  first found on any);
+- a regenerate or a continue matches every message: nothing reaches further;
+- the walk reaches the line's end (a reply, a continue): a walk of the line from another place
+  that matches as many messages does not, and loses the tie. It ends before the line's end (a
+  regenerate, a deletion, an edit of the last line): a walk from an earlier place, or one to
+  the line's end, would win the tie, and would match the window's last two messages one after
+  the other (a user's by its text, a reply as shown: a tie takes no edit); the line holds them
+  so only where the window ends (or, for a regenerate from the line's start, no place is
+  earlier and the line ends with a reply, not the window's user message);
 - a line started later wins a tie: none holds the transcript's latest user message (and a
   window with no user message is taken only on the line started last).
 
 The line's last reply may be shown as another of its swipes (the client swiped back to it), or
 cut short (the client stopped it): the walk chooses that swipe, whole or cut, as the full walk
-does, and the plan cuts it where the client did. `tests/proxy/test_aligned.py` holds
-the two to the same walk and plan on varied transcripts.
+does, and the plan cuts it where the client did. `tests/proxy/test_aligned.py` holds the two to
+the same walk and plan on varied transcripts.
 """
 
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -114,6 +119,17 @@ class Shown:
     def holds_user(self, text: str) -> bool:
         return bool(self.users.get(bare(text)))
 
+    def answered(self, user: str, reply: str, besides: int) -> bool:
+        """Whether a user message of text `user` other than the one at `besides` (an index in
+        these lists) has right after it (events aside) a reply that shows `reply`."""
+        for at in self.users.get(bare(user), ()):
+            after = at + 1 if at != besides and at + 1 < len(self.roles) else None
+            if after is None or self.roles[after] != "assistant":
+                continue
+            if showing(self.chat.messages[self.positions[after]], reply) is not None:
+                return True
+        return False
+
     def says_after(
         self, reply: str, user: str, besides: int | None = None, edited: bool = False
     ) -> bool:
@@ -172,16 +188,11 @@ def aligned_walk(
         found.setdefault(line, set()).add((index, position))
     for order in range(len(lines) - 1, -1, -1):
         line, shown = lines[order]
-        walks = [
-            (skip, walk)
-            for skip, matched in _shapes(shown, said)
-            if (walk := _window(line, shown, said, skip, matched)) is not None
-        ]
-        if walks:
-            decides = (
-                walk for skip, walk in walks if _decides(walk, skip, order, lines, said, found)
-            )
-            return next(decides, None)
+        shapes = _shapes(shown, said) + _shapes_found(shown, said, found.get(line, ()))
+        for skip, matched in dict.fromkeys(shapes):
+            walk = _window(line, shown, said, skip, matched)
+            if walk is not None and _decides(walk, skip, order, lines, said, found):
+                return walk
     return None
 
 
@@ -200,6 +211,24 @@ def _shapes(shown: Shown, said: Sequence[Said]) -> list[tuple[int, int]]:
             shapes.append((count - 1 - sent, sent))  # a regenerate
         shapes.append((count - sent + 1, sent - 1))  # a reply: the line and a player's message
     return [(skip, matched) for skip, matched in shapes if skip >= 0 and matched]
+
+
+def _shapes_found(
+    shown: Shown, said: Sequence[Said], here: Collection[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Where on the line `said` may be a stretch of it that ends before the line's end, and a
+    message more or none: at each place the store's index found its last reply on the line
+    (the client deleted the messages after it, or edited the last user message)."""
+    last = len(said) - 1
+    shapes = []
+    for index, position in here:
+        at = bisect_left(shown.positions, position)  # the reply's place among those shown
+        if index == last:
+            shapes.append((at - last, last + 1))  # a continue of it
+        elif index == last - 1 and said[last].role == "user":
+            shapes.append((at - index, last))  # a new or edited line after it
+            shapes.append((at - index, last + 1))  # the line's user message after it
+    return [(skip, matched) for skip, matched in shapes if skip >= 0]
 
 
 def _decides(
@@ -226,11 +255,16 @@ def _decides(
     if later and (latest is None or any(index.holds_user(latest.text) for _, index in later)):
         return False
     held = {index for found_on in anchors.values() for index, _ in found_on}
-    if found.matched < len(said):
-        return _reaches_no_further(found, said, lines, held, anchors)
-    if skip and said[-1].role == "user":
-        return _alone_on_line(shown, skip, said, held)
-    return True
+    if found.matched < len(said) and not _reaches_no_further(found, said, lines, held, anchors):
+        return False
+    if found.to_the_end:
+        return True
+    # A walk of the line that matches as many messages from an earlier place, or to the line's
+    # end, wins the tie: none can begin before the line's start, nor end on a message of
+    # another role than the line's last.
+    if not skip and shown.roles[-1] != roles_of(said)[found.matched - 1]:
+        return True
+    return _alone_on_line(shown, skip + found.matched - 1, said[: found.matched])
 
 
 def _reaches_no_further(
@@ -246,26 +280,30 @@ def _reaches_no_further(
     earlier one matched the walk's last message, a reply, just before it: as shown, or, when
     the store's index did not find it (`held`: a reply cut short), as an edited reply. No line
     read holds the new message's text right after a reply that shows the last one (or that it
-    keeps anything of). A walk begins at the new message only on a line the index found none
-    of the window's replies on (the places a walk begins at are counted back from the replies
-    found, or come before the first found on its line): every line read holds one."""
+    keeps anything of). No walk begins at the new message: the places a walk begins at are
+    counted back from the replies the index found, or come before the first found on their
+    line (on a line that holds none, before the first found on any), and it found one."""
     last = found.matched - 1
-    if said[last].role != "assistant" or any(line not in anchors for line, _ in lines):
+    if said[last].role != "assistant" or not anchors:
         return False
     reply, user, edited = said[last].text, said[-1].text, last not in held
     return not any(index.says_after(reply, user, edited=edited) for _, index in lines)
 
 
-def _alone_on_line(shown: Shown, skip: int, said: Sequence[Said], held: Collection[int]) -> bool:
-    """Whether no walk from an earlier place of the line matches every message of a window
-    that ends before the line's last reply (a regenerate): it ties with the window's walk, and
-    the earliest place wins. It would match the window's last reply as shown (one the index
-    found is never taken as edited) and its last message right after: the line holds them so
-    only where the window ends."""
-    last = len(said) - 1
-    if last < 1 or said[last - 1].role != "assistant" or last - 1 not in held:
+def _alone_on_line(shown: Shown, last: int, window: Sequence[Said]) -> bool:
+    """Whether no other walk of the line matches every message of `window`, whose walk ends
+    before the line's end, at its shown message `last`: one from an earlier place, or to the
+    line's end, would win the tie. It would match the window's last two messages, a user's by
+    its text and a reply as shown (a tie takes no edit), one right after the other: the line
+    holds them so only where the window ends."""
+    if len(window) < 2:
         return False
-    return not shown.says_after(said[last - 1].text, said[last].text, besides=skip + last)
+    before, after = window[-2], window[-1]
+    if after.role == "user":
+        return before.role == "assistant" and not shown.says_after(
+            before.text, after.text, besides=last
+        )
+    return before.role == "user" and not shown.answered(before.text, after.text, besides=last - 1)
 
 
 def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int) -> Walk | None:

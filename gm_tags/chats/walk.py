@@ -304,7 +304,7 @@ def best_walk(
     best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
-        known = _users_found(chat, said, found)
+        known = _users_found(chat, said, found, min(held, default=len(said)))
         places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)
@@ -325,14 +325,18 @@ def best_walk(
 
 
 def _users_found(
-    chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]]
+    chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]], first_held: int
 ) -> dict[int, set[int]]:
     """Where the line holds the window's messages before its first anchor (`anchors`: the
-    conversation indexes and line positions of the replies found): a user message by its text,
-    else (edited) the one the edit keeps most of, at least half, before where the window's next
-    message found is (the latest of those that tie), and an assistant message (not held: an
-    edited reply) so too: places to start from, and to tell a deletion there."""
-    before = min((index for index, _ in anchors), default=len(said))
+    conversation indexes and line positions of the replies found), or, on a line the index
+    found none of them on, before the first reply it found on any line (`first_held`: a window
+    begins before the replies the store holds; a walk that began after one, on a line that
+    holds none of them, would match the window's last message or two on another story and
+    reach furthest): a user message by its text, else (edited) the one the edit keeps most of,
+    at least half, before where the window's next message found is (the latest of those that
+    tie), and an assistant message (not held: an edited reply) so too: places to start from,
+    and to tell a deletion there."""
+    before = min((index for index, _ in anchors), default=first_held)
     after = max((position for index, position in anchors if index == before), default=None)
     by_text: dict[str, set[int]] = {}
     for position, message in enumerate(chat.messages):

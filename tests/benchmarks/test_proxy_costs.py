@@ -105,7 +105,10 @@ def seeded(client: TestClient, chat: Chat) -> list[dict[str, str]]:
 
 
 def asked(
-    client: TestClient, messages: list[dict[str, str]], said: str | None = None
+    client: TestClient,
+    messages: list[dict[str, str]],
+    said: str | None = None,
+    action: str = "reply",
 ) -> Callable[[], float]:
     """One request: the transcript and a new player's line (`said`, else one never said); the
     reply is kept in the transcript, so the next request goes on from it, as a front-end's
@@ -118,7 +121,7 @@ def asked(
         answer = client.post("/v1/chat/completions", content=body, headers=JSON)
         took = time.perf_counter() - began
         assert answer.status_code == 200, answer.text
-        assert answer.json()["gm_tags"]["action"] == "reply"
+        assert answer.json()["gm_tags"]["action"] == action
         messages.append(line)
         messages.append(answer.json()["choices"][0]["message"])
         return took
@@ -255,6 +258,31 @@ def stopped(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], 
     return ask
 
 
+def deleted(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The client deletes the last exchange and writes a new line (a new line of the chat
+    starts there): that request's seconds."""
+
+    def ask() -> float:
+        del messages[-2:]
+        # Unlike the line deleted (one that keeps half of it asks for its reply again).
+        return asked(client, messages, f"Instead, {next(ASKED)} lanterns.")()
+
+    return ask
+
+
+def reworded(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The player edits their last line and asks for the reply again (a new line of the chat
+    starts there): that request's seconds."""
+
+    def ask() -> float:
+        edited = f"{messages[-2]['content']} Now."
+        del messages[-2:]
+        # The reply to the line before the edit gets a new swipe: the edit asks for it again.
+        return asked(client, messages, edited, "regenerate")()
+
+    return ask
+
+
 def in_a_new_process(
     db: Path, monkeypatch: pytest.MonkeyPatch, canned: Canned, messages: list[dict[str, str]]
 ) -> Callable[[], float]:
@@ -332,4 +360,28 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
     later = figures["pasted, after"] / figures["pasted, a line later"]
     benchmark.extra_info["pasted, after: x a line later"] = later
     print(f"pasted, after: {later:.2f}x the same chat's next new line")
+    assert all(value > 0 for value in figures.values())
+
+
+def test_a_deletion_and_an_edit_of_the_last_line_cost_a_new_line_and_its_write(
+    benchmark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 10,000-turn chat, beside the next request with a new line: the last exchange
+    deleted and a new line written, and the last line edited (placed by `chats/aligned.py`).
+    Each starts a new line of the chat (nothing stored is overwritten), written whole: that
+    write, not the placing, is most of what they cost."""
+    with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
+        shown = seeded(client, long_chat(SIZES[-1]))
+        asked(client, shown)()  # the line's index is made on the first request, as a process would
+        work = {
+            "new line": asked(client, shown),
+            "deleted": deleted(client, shown),
+            "edited": reworded(client, shown),
+        }
+        figures: dict[str, float] = {}
+        benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)
+    benchmark.extra_info.update({name: value * 1e3 for name, value in figures.items()})
+    print()
+    for name, took in figures.items():
+        print(f"{name}: {took * 1e3:.1f} ms, {took / figures['new line']:.2f}x a new line")
     assert all(value > 0 for value in figures.values())

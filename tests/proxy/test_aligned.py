@@ -142,7 +142,7 @@ steps = st.lists(
 CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
-    *("cut", "stop"),
+    *("cut", "stop", "drop", "drop", "reword"),
 )
 
 
@@ -196,6 +196,15 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
         )
     if change == "regenerate" and said and said[-1].role == "assistant":
         said.pop()
+    if change == "drop":
+        # The client deleted its last messages, then asked for more or wrote a line.
+        del said[len(said) - draw(st.integers(0, min(4, len(said)))) :]
+        said += draw(st.sampled_from([[], [Said("user", "A new line.")]]))
+    if change == "reword" and said:
+        # The player edited their last line (and asked for the reply to it again).
+        users = [at for at, one in enumerate(said) if one.role == "user"]
+        last = users[-1] if users else len(said) - 1
+        said[last:] = [Said("user", draw(st.sampled_from([f"{said[last].text} Now.", "Go!"])))]
     at = draw(st.integers(0, max(0, len(said) - 2)))
     if change == "edit" and said:
         said[at] = Said(said[at].role, said[at].text + " (edited)")
@@ -277,6 +286,23 @@ def test_a_window_that_slid_takes_the_fast_path(line: Chat) -> None:
     assert found is not None and found.replies[-1].swipe == 0
 
 
+def test_the_last_messages_deleted_or_the_last_line_edited_take_the_fast_path(line: Chat) -> None:
+    # The client deleted the last exchange, then wrote a new line or asked for more; or edited
+    # its last line ("Run!") and asked for the reply again; from the start or in a window.
+    lines, said = [(KEY, line)], shown(line)
+    for window in (said[:-2], said[2:-2]):
+        for sent in (window, [*window, Said("user", "New.")]):
+            found = compared(lines, sent)
+            assert found is not None and found.matched == len(window)
+            assert not found.to_the_end and found.reached == len(line.messages) - 2
+        edited = compared(lines, [*window, Said("user", "Run, now!")])
+        assert edited is not None and edited.matched == len(window)
+    # A line started later holds the line and another line of the player's after it: it wins.
+    later = grown(line, ("user", 2))
+    found = compared([(KEY, line), (f"{KEY}:2", later)], [*said, Said("user", "New.")])
+    assert found is not None and found.line == f"{KEY}:2"
+
+
 def test_a_last_reply_the_client_stopped_takes_the_fast_path(line: Chat) -> None:
     # The client kept "The r" of "The rain falls. More.": a new line after it, or a continue.
     said = [*shown(line)[:-1], Said("assistant", "The r")]
@@ -286,6 +312,16 @@ def test_a_last_reply_the_client_stopped_takes_the_fast_path(line: Chat) -> None
             assert found is not None and found.replies[-1].cut
     plan = plan_on(found, KEY, [(KEY, line)], sent, start())
     assert plan.action == "reply" and plan.base.messages[-2].swipe.narration == "The r"
+
+
+def test_a_line_that_holds_none_of_the_replies_does_not_take_the_new_line() -> None:
+    # Another line holds the new line right after a reply the last one keeps most of, and none
+    # of the transcript's replies: the request stays on the line it plays (no walk begins at
+    # its last message on a line the store's index found none of its replies on).
+    played = built((("user", 0), ("reply", 5)))  # "We wait." "Rain falls."
+    other = built((("user", 1), ("reply", 0), ("user", 4)))  # ... "The rain falls." "Run!"
+    found = compared([(KEY, played), (f"{KEY}:2", other)], [*shown(played), Said("user", "Run!")])
+    assert found is not None and found.line == KEY and found.matched == 2
 
 
 def test_the_last_reply_shown_as_another_swipe_takes_the_fast_path(line: Chat) -> None:
@@ -305,17 +341,6 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     assert compared([(KEY, again)], [*shown(again), Said("user", "Mira climbs.")]) is None
     cut = grown(grown(line, ("user", 5)), ("reply", 0))  # "The rain falls. More." "We wait here."
     assert compared([(KEY, cut)], [*shown(cut), Said("user", "We wait here.")]) is None
-    # A line started later holds the same transcript: it would win.
-    later = grown(line, ("user", 2))
-    assert (
-        compared([(KEY, line), (f"{KEY}:2", later)], [*shown(line), Said("user", "New.")]) is None
-    )
-    # A line the store's index found none of the window's replies on holds the new line after
-    # a reply the last one keeps most of: a walk begins there, at the new line.
-    ended = built((("user", 0), ("reply", 5)))  # "We wait." "Rain falls."
-    other = built((("user", 1), ("reply", 0), ("user", 4)))  # ... "The rain falls." "Run!"
-    aside = [(KEY, ended), (f"{KEY}:2", other)]
-    assert compared(aside, [*shown(ended), Said("user", "Run!")]) is None
     # A regenerate of a window that the line shows earlier too: the earliest place wins.
     twice = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 0), ("user", 0), ("reply", 2)))
     assert compared([(KEY, twice)], shown(twice)[3:-1]) is None
