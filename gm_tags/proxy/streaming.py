@@ -1,10 +1,12 @@
-"""A streamed answer relayed to the client, whatever the protocol: the upstream's lines read by
-a task of their own, as each network read completes, and worked through by the protocol's
-reading (its events checked, their text fed to the turn's streams, the narration written out):
-until the first narration is out, a read of one event on the event loop (one chunk's work: the
-first words go out at once), and then in a worker thread, so the event loop never holds more than
-one chunk's work and relays bytes; then the end (the tags still waiting, the whole reply
-rewritten, the turn written) in the worker.
+"""A streamed answer relayed to the client, whatever the protocol: the upstream's lines read as
+each network read completes and worked through by the protocol's reading (its events checked,
+their text fed to the turn's streams, the narration written out). Until the first narration is
+out, the upstream is read by the task that answers the client, with nothing between a read and
+its write (the first words take no hop through another task or thread), and a read of one event
+is worked on the event loop (one chunk's work); then by a task of its own, and the reads are
+worked in a worker thread, so the event loop never holds more than one chunk's work and relays
+bytes; then the end (the tags still waiting, the whole reply rewritten, the turn written) in the
+worker.
 
 The reads that arrive while the worker works go to it together in its next trip, their events
 out in one write: a slow upstream's token goes the moment it arrives, and a fast upstream costs
@@ -19,13 +21,14 @@ protocol's error event.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import suppress
 from typing import Protocol
 
 import anyio
 import httpx2
-from anyio.streams.memory import MemoryObjectReceiveStream
+from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from starlette.background import BackgroundTask
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
@@ -54,10 +57,9 @@ class Reading(Protocol):
 
 
 class Relay:
-    """The upstream's stream as the client reads it, iterated (`RelayedStream` runs `read_ahead`,
-    which reads the upstream, beside it): `reading`'s events, then `end`'s (called once the
-    reading is done; it lands the turn). `broken` writes an error event; `unfinished` says a
-    stream that ended before its end marker."""
+    """The upstream's stream as the client reads it (`events`): `reading`'s events, then `end`'s
+    (called once the reading is done; it lands the turn). `broken` writes an error event;
+    `unfinished` says a stream that ended before its end marker."""
 
     def __init__(
         self,
@@ -68,90 +70,136 @@ class Relay:
         broken: Callable[[str], str],
         unfinished: str,
     ) -> None:
-        self._answer = answer
-        self._reads_in, reads = anyio.create_memory_object_stream[_Read](READ_AHEAD)
-        self._events = _events(reads, turn, reading, end, broken, unfinished)
+        self._answer, self._turn, self._reading = answer, turn, reading
+        self._end, self._broken, self._unfinished = end, broken, unfinished
 
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._events
+    async def events(self, beside: TaskGroup) -> AsyncGenerator[str, None]:
+        """The events, as the upstream's reads come (`_reads`, whose reader runs in `beside`)."""
+        turn, reading = self._turn, self._reading
+        ended = False
+        waiting = True  # for the first narration
+        reads = self._reads(beside)
+        try:
+            async for lines in reads:
+                if waiting and _one_event(lines):
+                    # Until the first narration is out, a read of one event (one chunk's work)
+                    # is worked here: the first words go without waiting for a worker thread.
+                    shown = reading.take(lines)
+                    waiting = not _narrating(turn)
+                else:
+                    shown = await anyio.to_thread.run_sync(_taken, reading, lines)
+                ended = reading.broken
+                if shown:
+                    yield "".join(shown)  # one write for the events of the reads taken together
+                if reading.broken or reading.done:
+                    break
+            if reading.broken:
+                return
+            ended = True
+            if not reading.done:
+                yield self._broken(self._unfinished)
+                return
+            for event in await anyio.to_thread.run_sync(self._end):
+                yield event
+        except httpx2.HTTPError as failure:
+            ended = True
+            yield self._broken(f"the upstream failed mid-stream: {type(failure).__name__}")
+        finally:
+            if not ended:
+                turn.land(True)  # the client went away: keep what it saw
+            turn.settle()  # a broken stream writes nothing
+            await reads.aclose()  # the reader, if started, stops and closes the answer
 
-    async def read_ahead(self) -> None:
-        """The answer's reads sent on as they complete, then its failure, if it failed; the
-        answer is closed at the end, or when no one reads on."""
-        async with self._reads_in as reads:
-            try:
-                async for lines in sse_lines(self._answer):
-                    await reads.send(lines)
-            except httpx2.HTTPError as failure:
-                with suppress(anyio.BrokenResourceError):
-                    await reads.send(failure)
-            except anyio.BrokenResourceError:
-                pass  # the stream ended (done, cut, broken): the rest is not read
-            finally:
-                with anyio.CancelScope(shield=True):
-                    await self._answer.aclose()
+    async def close(self) -> None:
+        """The upstream's answer closed (when its reader, if one was started, has stopped)."""
+        await self._answer.aclose()
+
+    async def _reads(self, beside: TaskGroup) -> AsyncGenerator[list[str], None]:
+        """The lines of the upstream's reads: read here, one read at a time, until the first
+        narration is out (no hop through another task before the first words); then by a task
+        in `beside` (`_read_ahead`), so the upstream is read while a worker works, and every
+        read waiting is given together."""
+        lines_of = sse_lines(self._answer)
+        async for lines in lines_of:
+            yield lines
+            if _narrating(self._turn):
+                break
+        else:
+            return
+        reads_in, reads = anyio.create_memory_object_stream[_Read](READ_AHEAD)
+        beside.start_soon(_read_ahead, lines_of, reads_in, self._answer)
+        with reads:  # closed: the reader stops at its next read
+            async for joined in _together(reads):
+                yield joined
 
 
 class RelayedStream(StreamingResponse):
-    """The response of a `Relay`: its events, with its upstream read by a task beside them."""
+    """The response of a `Relay`, its events sent by a plain loop of ASGI sends (as a bare hop
+    sends them: no task between the upstream's first read and the client), with a task beside
+    it that stops the stream when the client goes away."""
 
     def __init__(
         self, relay: Relay, headers: Mapping[str, str], background: BackgroundTask | None = None
     ) -> None:
-        super().__init__(
-            relay, media_type="text/event-stream", headers=headers, background=background
-        )
+        # The body is the relay's events, sent by `__call__`: `StreamingResponse` is kept for its
+        # headers and background task.
+        super().__init__((), media_type="text/event-stream", headers=headers, background=background)
         self._relay = relay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async with anyio.create_task_group() as group:
-            group.start_soon(self._relay.read_ahead)
-            try:
-                await super().__call__(scope, receive, send)
-            finally:
-                group.cancel_scope.cancel()  # the client went away: stop reading, close
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(_stopped_on_disconnect, receive, group.cancel_scope)
+                start = {"status": self.status_code, "headers": self.raw_headers}
+                await send({"type": "http.response.start", **start})
+                events = self._relay.events(group)
+                try:
+                    async for event in events:
+                        body = event.encode("utf-8")
+                        await send({"type": "http.response.body", "body": body, "more_body": True})
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await events.aclose()  # a stream stopped mid-send lands now, not later
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                group.cancel_scope.cancel()  # the answer is out: stop listening, stop reading
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self._relay.close()
+        if self.background is not None:
+            await self.background()
 
 
-async def _events(
-    reads: MemoryObjectReceiveStream[_Read],
-    turn: AnswerTurn,
-    reading: Reading,
-    end: Callable[[], list[str]],
-    broken: Callable[[str], str],
-    unfinished: str,
-) -> AsyncIterator[str]:
-    ended = False
-    waiting = True  # for the first narration
-    try:
-        async for lines in _together(reads):
-            if waiting and _one_event(lines):
-                # Until the first narration is out, a read of one event (one chunk's work) is
-                # worked here: the first words go without waiting for a worker thread.
-                shown = reading.take(lines)
-                waiting = not any(stream.narrating for stream in turn.streams)
-            else:
-                shown = await anyio.to_thread.run_sync(_taken, reading, lines)
-            ended = reading.broken
-            if shown:
-                yield "".join(shown)  # one write for the events of the reads taken together
-            if reading.broken or reading.done:
-                break
-        if reading.broken:
-            return
-        ended = True
-        if not reading.done:
-            yield broken(unfinished)
-            return
-        for event in await anyio.to_thread.run_sync(end):
-            yield event
-    except httpx2.HTTPError as failure:
-        ended = True
-        yield broken(f"the upstream failed mid-stream: {type(failure).__name__}")
-    finally:
-        if not ended:
-            turn.land(True)  # the client went away: keep what it saw
-        turn.settle()  # a broken stream writes nothing
-        reads.close()  # the reader stops and closes the answer
+async def _stopped_on_disconnect(receive: Receive, stream: anyio.CancelScope) -> None:
+    """Once the client goes away, the stream (`stream`, its cancel scope) stops."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    stream.cancel()
+
+
+async def _read_ahead(
+    lines_of: AsyncIterator[list[str]],
+    reads_in: MemoryObjectSendStream[_Read],
+    answer: httpx2.Response,
+) -> None:
+    """The answer's reads sent on as they complete, then its failure, if it failed; the answer
+    is closed at the end, or when no one reads on."""
+    async with reads_in:
+        try:
+            async for lines in lines_of:
+                await reads_in.send(lines)
+        except httpx2.HTTPError as failure:
+            with suppress(anyio.BrokenResourceError):
+                await reads_in.send(failure)
+        except anyio.BrokenResourceError:
+            pass  # the stream ended (done, cut, broken): the rest is not read
+        finally:
+            with anyio.CancelScope(shield=True):
+                await answer.aclose()
+
+
+def _narrating(turn: AnswerTurn) -> bool:
+    """Whether the turn's first narration is out."""
+    return any(stream.narrating for stream in turn.streams)
 
 
 def _taken(reading: Reading, lines: list[str]) -> list[str]:
