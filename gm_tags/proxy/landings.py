@@ -63,6 +63,8 @@ class Landings:
                 for one in self._pending
                 if one.tenant == tenant and (key is None or one.key == key)
             ]
+        if not awaited:
+            return  # the common case: no timer set for a wait that cannot come
         with anyio.move_on_after(wait):
             while any(one.pending for one in awaited):
                 await anyio.sleep(_LOOK_AGAIN)
