@@ -151,8 +151,9 @@ class ProxyChats:
 
     def _found(
         self, named: str | None, said: Sequence[Said]
-    ) -> tuple[str, list[tuple[str, Chat, int]], list[tuple[str, int, int]]]:
-        """The request's key, the lines it may continue and the anchors the index found."""
+    ) -> tuple[str, list[tuple[str, Chat, int]], list[tuple[str, int, int]], list[str]]:
+        """The request's key, the lines it may continue, the anchors the index found and the
+        ids of the key's lines."""
         key = chat_key(named, said)
         anchors: list[tuple[str, int, int]] = []
         # The latest, and the first: a window's opening reply held elsewhere in a line says
@@ -166,16 +167,22 @@ class ProxyChats:
             for hit in hits[digest]:
                 if named is None or key_of(hit.chat_id) == key:
                     anchors.append((hit.chat_id, index, hit.position))
+        ids = self._line_ids(key)
         candidates = list(dict.fromkeys([line for line, _, _ in anchors]))[:LINES_READ]
-        candidates += self._line_ids(key)[: max(0, LINES_READ - len(candidates))]
-        return key, self.lines(candidates), anchors
+        candidates += ids[: max(0, LINES_READ - len(candidates))]
+        return key, self.lines(candidates), anchors, ids
 
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
-        key, read, anchors = self._found(named, said)
+        key, read, anchors, ids = self._found(named, said)
         lines = [(line, chat) for line, chat, _ in read]
         shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
         best = aligned_walk(shown, said, anchors) or best_walk(lines, said, anchors)
-        plan = plan_on(best, key, lines, said, self._start, self._line_ids)
+
+        def taken(under: str) -> list[str]:
+            """The ids a new line is numbered among: the key's, as read just now."""
+            return ids if under == key else self._line_ids(under)
+
+        plan = plan_on(best, key, lines, said, self._start, taken)
         return replace(plan, revisions=tuple(revision for _, _, revision in read))
 
     def _unchanged(self, planned: Plan) -> bool:
