@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..chats.aligned import Indexes, aligned_walk
+from ..chats.aligned import aligned_walk
 from ..chats.plan import Plan, plan_on
 from ..chats.served import RETRIES, ServedChats
+from ..chats.shown import Indexes
 from ..chats.tenancy import TenantChats
 from ..chats.transcript import (
     Said,

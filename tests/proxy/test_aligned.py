@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm_tags import Game, load_ruleset
-from gm_tags.chats.aligned import Indexes, aligned_walk
+from gm_tags.chats.aligned import aligned_walk
 from gm_tags.chats.plan import Plan, plan_on, plan_step
+from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said, bare
 from gm_tags.chats.walk import Walk, best_walk
 from gm_tags.history import Chat

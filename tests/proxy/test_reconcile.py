@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import pytest
 
 from gm_tags import Game, load_ruleset
-from gm_tags.chats.aligned import Indexes, aligned_walk
+from gm_tags.chats.aligned import aligned_walk
 from gm_tags.chats.plan import Plan, plan_on, plan_step
+from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said
 from gm_tags.history import Chat
 from tests.proxy.conftest import RULESET

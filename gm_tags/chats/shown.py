@@ -1,0 +1,120 @@
+"""What a line shows, indexed for the fast path (`aligned`): each message a client is shown
+(a user's text, a reply's chosen narration), by place, bare, and where its user messages show
+each bare text; kept from one request to the next for the lines read lately, and brought up to
+date with the messages a step added (`Indexes.of`), so a request builds nothing per stored turn.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ..history import Chat
+from ..history_pages import PagedMessages, first_change
+from .transcript import Role, bare
+from .walk import edits, showing
+
+# How many lines' indexes are kept (a line read again after that is indexed again).
+KEPT = 256
+# The role a client gives each stored message it is shown.
+_ROLES: dict[str, Role] = {"user": "user", "reply": "assistant"}
+
+
+@dataclass
+class Shown:
+    """What a line shows: its messages other than events, by place (`positions`), each one's
+    role and text as the client was given it (a user's text, a reply's chosen narration) and
+    that text bare; and where (the index in these lists) its user messages show each bare
+    text."""
+
+    chat: Chat
+    positions: list[int] = field(default_factory=list)
+    roles: list[Role] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    bares: list[str] = field(default_factory=list)
+    users: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, chat: Chat, first: int) -> None:
+        """The index of `chat`, whose messages before `first` are the ones indexed now."""
+        self.chat = chat
+        while self.positions and self.positions[-1] >= first:
+            self.positions.pop()
+            self.texts.pop()
+            gone = self.bares.pop()
+            if self.roles.pop() == "user":
+                self.users[gone].pop()
+        messages = chat.messages
+        # A chat read from the store and not yet indexed: its stored texts in one read.
+        stored = messages.outline(first) if isinstance(messages, PagedMessages) else None
+        outline = list(stored or ())
+        outline += [
+            (m.role, m.swipe.narration if m.role == "reply" else m.swipe.text)
+            for m in messages[first + len(outline) :]
+        ]
+        # Each list grown in one go: a line of 10,000 turns a new process reads is indexed whole.
+        shown = [
+            (at, role, text) for at, (role, text) in enumerate(outline, first) if role != "event"
+        ]
+        start = len(self.texts)
+        self.positions += [at for at, _, _ in shown]
+        self.roles += [_ROLES[role] for _, role, _ in shown]
+        self.texts += [text for _, _, text in shown]
+        self.bares += [bare(text) for _, _, text in shown]
+        for at in range(start, len(self.texts)):
+            if self.roles[at] == "user":
+                self.users.setdefault(self.bares[at], []).append(at)
+
+    def holds_user(self, text: str) -> bool:
+        return bool(self.users.get(bare(text)))
+
+    def answered(self, user: str, reply: str, besides: int) -> bool:
+        """Whether a user message of text `user` other than the one at `besides` (an index in
+        these lists) has right after it (events aside) a reply that shows `reply`."""
+        for at in self.users.get(bare(user), ()):
+            after = at + 1 if at != besides and at + 1 < len(self.roles) else None
+            if after is None or self.roles[after] != "assistant":
+                continue
+            if showing(self.chat.messages[self.positions[after]], reply) is not None:
+                return True
+        return False
+
+    def says_after(
+        self, reply: str, user: str, besides: int | None = None, edited: bool = False
+    ) -> bool:
+        """Whether a user message of text `user` comes right after (events aside) a reply that
+        shows `reply` (any of its swipes, whole or cut, as a walk matches it), or when
+        `edited`, one `reply` keeps anything of (as a walk takes an edited reply at most):
+        where a walk could match both. The message at `besides` (an index in these lists) is
+        left out."""
+        for at in self.users.get(bare(user), ()):
+            if at and at != besides and self.roles[at - 1] == "assistant":
+                before = self.chat.messages[self.positions[at - 1]]
+                if showing(before, reply) is not None or (edited and edits(before, reply)):
+                    return True
+        return False
+
+
+class Indexes:
+    """The indexes of the lines read lately, by line (the same line under another tenant is
+    another key); each brought up to date with the chat as read."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, Shown] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, key: str, chat: Chat) -> Shown:
+        with self._lock:
+            shown = self._kept.pop(key, None)
+        if shown is None:
+            shown = Shown(chat)
+            shown.add(chat, 0)
+        elif shown.chat is not chat:
+            # A chat after a step shares the messages it did not change with the chat before
+            # (the very values; the stored past of a paged chat is not read to tell).
+            shown.add(chat, first_change(shown.chat.messages, chat.messages))
+        with self._lock:
+            self._kept[key] = shown
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return shown
