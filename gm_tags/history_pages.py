@@ -67,6 +67,11 @@ class Pages(Generic[T]):
         """The message at `position` if it was read, else None (nothing is read)."""
         return self._known.get(position)
 
+    def known(self) -> dict[int, T]:
+        """Every message read so far, by position (a copy: nothing is read)."""
+        with self._lock:
+            return dict(self._known)
+
     def _fill(self, first: int, end: int) -> None:
         end = min(end, self.count)
         while first < end and first in self._known:
@@ -131,6 +136,12 @@ class PagedMessages(Sequence[T]):
     def peek(self, index: int) -> T | None:
         """The message at `index` if it is in memory, else None (nothing is read)."""
         return self.pages.peek(index) if index < self.upto else self.tail[index - self.upto]
+
+    def in_memory(self) -> dict[int, T]:
+        """The messages in memory, by position (nothing is read)."""
+        held = {at: one for at, one in self.pages.known().items() if at < self.upto}
+        held.update(enumerate(self.tail, start=self.upto))
+        return held
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or len(other) != len(self):

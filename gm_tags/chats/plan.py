@@ -46,6 +46,9 @@ class Plan:
     read: Sequence[tuple[str, Chat]] = field(default=(), compare=False, repr=False)
     # The stored revision each was read at, when the caller knows it.
     revisions: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    # A new line's first messages are those of this line (one of `read`), up to where the
+    # client departs from it: the store copies them rather than write them again.
+    forks: str | None = field(default=None, compare=False)
 
     @property
     def game(self) -> Game:
@@ -127,7 +130,7 @@ def _step(
     base, rest, place = _fork(best, said, continuing)
     others = [chat for name, chat in lines if name != best.line]
     told = retell(base, rest, best.chat, place, others, answering=not continuing)
-    return Plan(line, True, told.chat, _told_action(told, continuing))
+    return Plan(line, True, told.chat, _told_action(told, continuing), forks=best.line)
 
 
 def _action(continuing: bool) -> Action:

@@ -27,9 +27,11 @@ from typing import TypeVar
 
 from ..game import Game
 from ..history import Chat
-from ..store import Chats, StaleChatError, Store
+from ..store import Chats, Fork, StaleChatError, Store
 
 T = TypeVar("T")
+# Where a chat's ruleset comes from, as the chat records it (`{"path": ...}`).
+Source = dict[str, object]
 
 STRIPES = 64
 HELD = 256
@@ -111,12 +113,16 @@ class ServedChats:
             self._hold(chat_id, self.chats.create(chat_id, dict(source), start, title), 0)
         return chat_id
 
-    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> Chat:
+    def put(
+        self, chat_id: str, source: Source, chat: Chat, title: str = "", fork: Fork | None = None
+    ) -> Chat:
         """Store a whole new chat (`ChatExistsError` when the id is taken), held as it is: the
-        next request on it reads none of it back (a pasted history of 10,000 turns). Returns
-        the chat as held (the very one the next read gives)."""
+        next request on it reads none of it back (a pasted history of 10,000 turns). With
+        `fork`, the messages it shares with the chat it forks from are copied in the store
+        (`StaleChatError` when that chat changed since). Returns the chat as held (the very
+        one the next read gives)."""
         with self._lock(chat_id):
-            self.chats.put(chat_id, dict(source), chat, replace=False, title=title)
+            self.chats.put(chat_id, dict(source), chat, replace=False, title=title, fork=fork)
             held = self.chats.as_read(chat_id, chat, 0)
             self._hold(chat_id, held, 0)  # a new chat is at 0
             return held

@@ -7,6 +7,7 @@ date with the messages a step added (`Indexes.of`), so a request builds nothing 
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -65,6 +66,22 @@ class Shown:
             if self.roles[at] == "user":
                 self.users.setdefault(self.bares[at], []).append(at)
 
+    def before(self, chat: Chat, end: int) -> Shown:
+        """The index of `chat`, whose messages before `end` are the very ones this one indexes
+        (a line forked from this one): its entries for them copied, the rest indexed."""
+        kept = bisect_left(self.positions, end)
+        users = {text: at[: bisect_left(at, kept)] for text, at in self.users.items()}
+        shown = Shown(
+            chat,
+            self.positions[:kept],
+            self.roles[:kept],
+            self.texts[:kept],
+            self.bares[:kept],
+            {text: at for text, at in users.items() if at},
+        )
+        shown.add(chat, end)
+        return shown
+
     def holds_user(self, text: str) -> bool:
         return bool(self.users.get(bare(text)))
 
@@ -103,9 +120,19 @@ class Indexes:
         self._kept: OrderedDict[str, Shown] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, key: str, chat: Chat) -> Shown:
+    def of(self, key: str, chat: Chat, forks: tuple[str, Chat, int] | None = None) -> Shown:
+        """The index of line `key` as `chat`; `forks`, the line it forked from (its key, the
+        chat as read, the messages they share), whose index (when kept, of that very chat)
+        gives the entries of the messages they share."""
         with self._lock:
             shown = self._kept.pop(key, None)
+            # Taken out while it is copied, as an index is while it is brought up to date.
+            source = self._kept.pop(forks[0], None) if forks and shown is None else None
+        if forks is not None and source is not None:
+            if source.chat is forks[1]:
+                shown = source.before(chat, forks[2])
+            with self._lock:
+                self._kept.setdefault(forks[0], source)
         if shown is None:
             shown = Shown(chat)
             shown.add(chat, 0)

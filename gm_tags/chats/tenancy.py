@@ -16,9 +16,9 @@ from typing import TypeVar
 
 from ..game import Game
 from ..history import Chat, HistoryError, chat_id_problem
-from ..store import Shown, UnknownChatError
+from ..store import Fork, Shown, UnknownChatError
 from ..tenants import SEPARATOR, shown_id, stored_id
-from .served import RETRIES, ServedChats
+from .served import RETRIES, ServedChats, Source
 
 T = TypeVar("T")
 
@@ -43,9 +43,14 @@ class TenantChats:
         self.served.create(self._stored(chat_id), source, start, title)
         return chat_id
 
-    def put(self, chat_id: str, source: dict[str, object], chat: Chat, title: str = "") -> Chat:
-        """Store a whole new chat (`ChatExistsError` when the id is taken); the chat as held."""
-        return self.served.put(self._stored(chat_id), source, chat, title)
+    def put(
+        self, chat_id: str, source: Source, chat: Chat, title: str = "", fork: Fork | None = None
+    ) -> Chat:
+        """Store a whole new chat (`ChatExistsError` when the id is taken); the chat as held.
+        `fork` names the tenant's chat it forks from (`ServedChats.put`)."""
+        if fork is not None:
+            fork = dataclasses.replace(fork, source=self._stored(fork.source))
+        return self.served.put(self._stored(chat_id), source, chat, title, fork)
 
     def chat_ids(self) -> list[str]:
         return [shown_id(self.tenant, one) for one in self.served.chat_ids(self.tenant)]

@@ -45,8 +45,16 @@ from ..chats.transcript import (
 from ..chats.walk import best_walk
 from ..game import Game
 from ..history import Chat
+from ..history_pages import first_change
 from ..pipeline import Turn
-from ..store import ChatExistsError, Shown, StaleChatError, UnknownChatError, shown_digest
+from ..store import (
+    ChatExistsError,
+    Fork,
+    Shown,
+    StaleChatError,
+    UnknownChatError,
+    shown_digest,
+)
 from ..tenants import DEFAULT_TENANT
 
 STRIPES = 64
@@ -223,10 +231,16 @@ class ProxyChats:
                 try:
                     if plan.new:
                         title = chat_title(named, said, plan.line)
-                        held = self.chats.put(plan.line, self._source, after, title)
+                        fork = _forked(plan, after)
+                        held = self.chats.put(plan.line, self._source, after, title, fork)
                         # Indexed now, as a step's line is kept up to date: the request after a
-                        # pasted history of 10,000 turns would index all of it (~100 ms).
-                        self._indexes.of(self.chats.stored(plan.line), held)
+                        # pasted history of 10,000 turns would index all of it (~100 ms). A
+                        # fork's index copies its source's for the messages they share.
+                        forks = None
+                        if fork is not None:
+                            read = dict(plan.read)[fork.source]
+                            forks = (self.chats.stored(fork.source), read, fork.shared)
+                        self._indexes.of(self.chats.stored(plan.line), held, forks)
                     else:
                         self.chats.step(plan.line, _replacing(plan, after), retries=0)
                 except (StaleChatError, ChatExistsError):
@@ -250,6 +264,18 @@ def _anchored(roles: Sequence[str]) -> list[int]:
     if first is not None and first not in found:
         found.append(first)
     return found
+
+
+def _forked(plan: Plan, after: Chat) -> Fork | None:
+    """Where a new line's first messages are stored already: the line it forks from as read,
+    up to the first message the new line does not hold as the very same one (a message read
+    once is kept, so the same object is the same stored rows; the lines' shared past is not
+    read to tell, `first_change`)."""
+    for (line, chat), revision in zip(plan.read, plan.revisions, strict=True):
+        if line == plan.forks:
+            shared = first_change(chat.messages, after.messages)
+            return Fork(line, revision, shared) if shared else None
+    return None
 
 
 def _replacing(plan: Plan, after: Chat) -> Callable[[Chat], tuple[Chat, None]]:

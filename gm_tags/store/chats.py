@@ -24,7 +24,7 @@ from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.loader import load_stored
 from ..tenants import chat_part
 from .errors import StoreCorruptError
-from .interface import Store, StoredChat, StoredMessage
+from .interface import Fork, Store, StoredChat, StoredMessage
 from .rows import game_text
 
 
@@ -67,29 +67,42 @@ class Chats:
         *,
         replace: bool,
         title: str = "",
+        fork: Fork | None = None,
     ) -> None:
-        """Store a whole chat at once (a replayed session), replacing one there if `replace`."""
+        """Store a whole chat at once (a replayed session), replacing one there if `replace`.
+        With `fork`, its first `fork.shared` messages are the very ones of the chat it forks
+        from as read at `fork.revision` (a line forked from another): the store copies them,
+        and only the messages after them are made into rows here."""
         _check_id(chat_id)
         _check_title(title)
         games = _GameTexts()
+        rest = chat.messages[fork.shared :] if fork is not None else chat.messages
         stored = StoredChat(
             self._kept(ruleset, chat.start),
             chat.start.to_document(),
-            tuple(_stored(m, games=games) for m in chat.messages),
+            tuple(_stored(m, games=games) for m in rest),
             title=title,
         )
-        self.store.put(chat_id, stored, replace=replace)
+        self.store.put(chat_id, stored, replace=replace, fork=fork)
 
     def as_read(self, chat_id: str, chat: Chat, revision: int) -> Chat:
         """`chat`, just stored as `chat_id` at `revision`, holding its messages as one read
-        from the store does (all of them in memory): a step on it writes only what it adds
+        from the store does (the ones in memory kept): a step on it writes only what it adds
         (`first_change` finds it without comparing every message)."""
         ruleset = chat.start.ruleset
         if ruleset is None:  # no game to read back with (none is read: all are in memory)
             return chat
         past = _Past(self.store, chat_id, revision, ruleset)
-        count = len(chat.messages)
-        pages = Pages(count, past.messages, dict(enumerate(chat.messages)))
+        messages = chat.messages
+        count = len(messages)
+        # The messages in memory are held; one never read (a forked line's past, copied in the
+        # store) is read from this chat's rows when asked for.
+        known = (
+            messages.in_memory()
+            if isinstance(messages, PagedMessages)
+            else dict(enumerate(messages))
+        )
+        pages = Pages(count, past.messages, known)
         return Chat(chat.start, PagedMessages(pages, count))
 
     def set_title(self, chat_id: str, title: str) -> None:

@@ -38,6 +38,17 @@ class StoredChat:
 
 
 @dataclass(frozen=True)
+class Fork:
+    """A new chat's first `shared` messages are chat `source`'s first ones as stored at
+    `revision` (a line forked from another): the store copies their rows itself, and only the
+    messages after them are sent."""
+
+    source: str
+    revision: int
+    shared: int
+
+
+@dataclass(frozen=True)
 class OpenedChat:
     """A chat as opened without its past: its row, how many messages it has (`count`), its last
     messages from position `first` on (their swipes without games) and the game the last
@@ -97,7 +108,9 @@ class Store(Protocol):
 
     def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]: ...
 
-    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None: ...
+    def put(
+        self, chat_id: str, chat: StoredChat, *, replace: bool, fork: Fork | None = None
+    ) -> None: ...
 
     def keep_ruleset(self, fingerprint: str, ruleset_id: str, document: dict[str, Any]) -> None: ...
 

@@ -142,6 +142,22 @@ SHOWN_SPAN_SQL = (
     "WHERE m.chat_id = ? AND m.position >= ? AND m.position < ? ORDER BY m.position"
 )
 INSERT_SHOWN_SQL = "INSERT INTO shown VALUES (?, ?, ?, ?)"
+# A forked line's first messages copied from the line it forks from, inside the database: the new
+# chat id and the revision that writes them, then the line copied and the position copied up to.
+COPY_MESSAGES_SQL = (
+    "INSERT INTO messages (chat_id, position, role, selected, written) "
+    "SELECT CAST(? AS TEXT), position, role, selected, CAST(? AS INTEGER) FROM messages "
+    "WHERE chat_id = ? AND position < ?"
+)
+COPY_SWIPES_SQL = (
+    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, game, "
+    "written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, receipts, game, "
+    "CAST(? AS INTEGER) FROM swipes WHERE chat_id = ? AND position < ?"
+)
+COPY_SHOWN_SQL = (
+    "INSERT INTO shown (digest, chat_id, position, swipe) "
+    "SELECT digest, CAST(? AS TEXT), position, swipe FROM shown WHERE chat_id = ? AND position < ?"
+)
 # A chat's tables, in the order its rows are deleted (the messages before the chat they name).
 CHAT_TABLES = ("shown", "swipes", "messages", "chats")
 

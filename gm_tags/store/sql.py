@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from typing import Any, ClassVar
 
 from .errors import ChatExistsError, StaleChatError, StoreCorruptError, StoreError, UnknownChatError
-from .interface import OpenedChat, Shown, StoredChat, StoredMessage
+from .interface import Fork, OpenedChat, Shown, StoredChat, StoredMessage
 from .rows import chat_row, shown_rows, stored_chat, stored_messages, to_json
 from .schema import (
     COUNT_MESSAGES_SQL,
@@ -39,7 +39,7 @@ from .schema import (
     SPAN_MESSAGES_SQL,
     SPAN_SWIPES_SQL,
 )
-from .writes import Db, delete_chat, insert_messages, write_from_swipe
+from .writes import Db, copy_shared, delete_chat, insert_messages, write_from_swipe
 
 
 class SqlStore(ABC):
@@ -266,10 +266,14 @@ class SqlStore(ABC):
                 insert_messages(db, chat_id, first, messages, written)
             return written
 
-    def put(self, chat_id: str, chat: StoredChat, *, replace: bool) -> None:
+    def put(
+        self, chat_id: str, chat: StoredChat, *, replace: bool, fork: Fork | None = None
+    ) -> None:
         """Store a whole chat in one transaction; a taken id is `ChatExistsError` unless
         `replace`, when the chat there is replaced (at a revision past the one it had, so every
-        worker holding it reads it again)."""
+        worker holding it reads it again). With `fork`, its first `fork.shared` messages are
+        copied from the chat it forks from (`writes.copy_shared`) and `chat.messages` are the
+        ones after them."""
         try:
             with self._transaction() as db:
                 revision = chat.revision
@@ -278,7 +282,11 @@ class SqlStore(ABC):
                     revision = max(revision, int(held[0]) + 1) if held else revision
                     delete_chat(db, chat_id)
                 db.execute(INSERT_CHAT_SQL, chat_row(chat_id, chat, revision))
-                insert_messages(db, chat_id, 0, chat.messages, revision)
+                first = 0
+                if fork is not None:
+                    copy_shared(db, chat_id, fork, revision, self._held_revision_sql)
+                    first = fork.shared
+                insert_messages(db, chat_id, first, chat.messages, revision)
         except Exception as error:
             if self._id_taken(error):
                 raise ChatExistsError(f"a chat {chat_id!r} exists already") from None

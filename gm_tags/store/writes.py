@@ -8,9 +8,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from .interface import StoredMessage
+from .errors import StaleChatError
+from .interface import Fork, StoredMessage
 from .rows import message_shown_rows, swipe_rows
-from .schema import CHAT_TABLES, INSERT_MESSAGE_SQL, INSERT_SHOWN_SQL, INSERT_SWIPE_SQL
+from .schema import (
+    CHAT_TABLES,
+    COPY_MESSAGES_SQL,
+    COPY_SHOWN_SQL,
+    COPY_SWIPES_SQL,
+    INSERT_MESSAGE_SQL,
+    INSERT_SHOWN_SQL,
+    INSERT_SWIPE_SQL,
+)
 
 
 class Rows(Protocol):
@@ -45,6 +54,21 @@ def write_from_swipe(
     )
     insert_swipes(db, chat_id, first, head, kept, written)
     insert_messages(db, chat_id, first + 1, rest, written)
+
+
+def copy_shared(db: Db, chat_id: str, fork: Fork, written: int, revision_sql: str) -> None:
+    """Copy the rows of the messages a new chat shares with the chat it forks from (messages,
+    swipes with their games, the `shown` index), statement by statement inside the database: a
+    line forked from one of 10,000 turns sends none of them. Only from the chat as it was read:
+    `StaleChatError` when a step has changed it since (`revision_sql` reads its revision, and
+    on PostgreSQL locks its row, so no step changes it before the copy commits)."""
+    now = db.execute(revision_sql, (fork.source,)).fetchone()
+    if now is None or int(now[0]) != fork.revision:
+        raise StaleChatError(f"chat {fork.source!r} changed since it was read")
+    copied = (chat_id, written, fork.source, fork.shared)
+    db.execute(COPY_MESSAGES_SQL, copied)
+    db.execute(COPY_SWIPES_SQL, copied)
+    db.execute(COPY_SHOWN_SQL, (chat_id, fork.source, fork.shared))
 
 
 def insert_messages(

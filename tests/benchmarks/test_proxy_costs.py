@@ -368,8 +368,9 @@ def test_a_deletion_and_an_edit_of_the_last_line_cost_a_new_line_and_its_write(
 ) -> None:
     """On a 10,000-turn chat, beside the next request with a new line: the last exchange
     deleted and a new line written, and the last line edited (placed by `chats/aligned.py`).
-    Each starts a new line of the chat (nothing stored is overwritten), written whole: that
-    write, not the placing, is most of what they cost."""
+    Each starts a new line of the chat (nothing stored is overwritten): its new rows written,
+    the ones it shares with the line copied inside the store; that write, not the placing, is
+    most of what they cost."""
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
         shown = seeded(client, long_chat(SIZES[-1]))
         asked(client, shown)()  # the line's index is made on the first request, as a process would

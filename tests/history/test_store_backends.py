@@ -14,15 +14,18 @@ import pytest
 from gm_tags import Game
 from gm_tags.cli import main
 from gm_tags.history import Chat, HistoryError
+from gm_tags.history_pages import PAGE, first_change
 from gm_tags.store import (
     MIGRATIONS,
     ChatExistsError,
     Chats,
+    Fork,
     StaleChatError,
     Store,
     StoreCorruptError,
     UnknownChatError,
     open_store,
+    shown_digest,
 )
 from tests.conftest import FIXTURES, ruleset_named
 
@@ -160,6 +163,56 @@ def test_a_chat_has_a_readable_title_apart_from_its_id(db: str, store: Store) ->
     ]
     refused = io.StringIO()
     assert main(["chats", "--db", db, "--rename", "nobody", "X"], refused) == 1
+
+
+def long_line(chats: Chats, chat_id: str, turns: int) -> None:
+    """A chat of `turns` turns stored whole, each reply ticking the clock, the first one with a
+    second swipe chosen (said once in the chat)."""
+    chat, _ = Chat(start()).user("Turn 0.").reply(tick(1))
+    chat, _ = chat.regenerate('[clock: name="Plan" tick="2"] Lit.')
+    for turn in range(1, turns):
+        chat, _ = chat.user(f"Turn {turn}.").reply(tick(turn % 3 + 1))
+    chats.put(chat_id, CREW, chat, replace=False, title="Lanterns")
+
+
+def test_a_forked_line_is_stored_as_the_same_chat_written_whole(store: Store) -> None:
+    """A line forked from a stored one (an edit, a deletion: a new line of the chat) has the
+    messages it shares copied in the store: read back, it is the chat written whole (every
+    swipe, game, selection, title, tenant and revision), its past reads a page at a time, and
+    the index of shown replies finds its replies, copied or new."""
+    chats = Chats(store)
+    long_line(chats, "t/c", PAGE)  # the fork's past is more than the page a chat opens from
+    line, revision = Chats(store).open_at("t/c")
+    forked, _ = Chat(line.start, line.messages[: PAGE + 1]).reply(f"{tick(3)} A bell rings.")
+    shared = first_change(line.messages, forked.messages)
+    assert shared == PAGE + 1  # found without reading the line's past
+    fork = Fork("t/c", revision, shared)
+    chats.put("t/c:2", CREW, forked, replace=False, title="Lanterns", fork=fork)
+    chats.put("t/whole", CREW, forked, replace=False, title="Lanterns")
+    assert store.load("t/c:2") == store.load("t/whole")
+    assert store.chat_ids("t") == ["t/c", "t/c:2", "t/whole"] and store.revision("t/c:2") == 0
+    back = Chats(store).open("t/c:2")
+    assert back.messages[1].selected == 1 and len(back.messages[1].swipes) == 2
+    assert [m.swipe.text for m in back.messages] == [m.swipe.text for m in forked.messages]
+    assert back.messages[0].swipe.game.to_document() == forked.messages[0].swipe.game.to_document()
+    assert back.game.to_document() == forked.game.to_document()
+    for at in (1, len(forked.messages) - 1):  # a reply copied, and the new one
+        digest = shown_digest(forked.messages[at].swipe.narration)
+        assert ("t/c:2", at) in {(hit.chat_id, hit.position) for hit in store.find_shown(digest)}
+
+
+def test_a_fork_of_a_line_changed_since_it_was_read_is_refused_and_writes_nothing(
+    store: Store,
+) -> None:
+    chats = Chats(store)
+    line = played(chats)
+    revision = store.revision("c")
+    forked = Chat(line.start, line.messages[:2]).user("Elsewhere.")
+    later, _ = line.regenerate(tick(1))
+    chats.save("c", line, later, revision)  # another worker's step on the line
+    with pytest.raises(StaleChatError):
+        chats.put("c:2", CREW, forked, replace=False, fork=Fork("c", revision, 2))
+    assert store.chat_ids() == ["c"]
 
 
 def test_workers_starting_at_once_migrate_once(db: str) -> None:
