@@ -11,7 +11,8 @@ swipe), the rest of its conversation is told again in order on the new line:
   (what it did stands, dice and all); else its text applied again to the snapshot now before
   it, cut where the client cut it. A message the proxy never gave out (a greeting, a pasted
   reply) is applied as the text it is; one that shows no stored reply where the old line holds
-  one is that reply, edited by the player (what it did stands).
+  one is that reply, edited by the player (what it did stands), and so is one that keeps at
+  least half of a reply near its place on another line read.
 
 At most `RETELL_LIMIT` replies are applied again for one request; any after those are kept as
 plain text with no effect, so a pasted history costs a bounded amount of work.
@@ -26,7 +27,16 @@ from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
 from .transcript import Said, bare, same
-from .walk import EDIT_KEEPS, edited_place, edited_swipe, edits, kept, showing
+from .walk import (
+    EDIT_KEEPS,
+    EDIT_REACH,
+    edited_place,
+    edited_swipe,
+    edits,
+    kept,
+    likeness,
+    showing,
+)
 
 RETELL_LIMIT = 64
 # How far on in the old line a user message is looked for (the messages between were deleted).
@@ -83,6 +93,8 @@ def _retold(
             # None shows it: the player edited a reply of the old line, and what it did stands.
             at = edited_place(old.messages, place, one.text)
             found = _edited(old, at, one.text, EDIT_KEEPS * (at != place))
+            if found is None:
+                found = _edited_elsewhere(elsewhere, place, one.text)
             place = at
         place += 1
         if found is None:
@@ -281,6 +293,26 @@ def _edited(old: Chat, at: int, text: str, least: float) -> _Found | None:
     if not edits(message, text, least):
         return None  # it keeps too little of it: a reply the proxy never gave out
     return _Found(old, at, edited_swipe(message, text), False)
+
+
+def _edited_elsewhere(lines: Sequence[Chat], place: int, text: str) -> _Found | None:
+    """The reply of another line read, near `place`, that the player edited into `text`,
+    keeping at least half of it (the one most like it; the newest line's of those that tie):
+    a swipe the client kept of a message the old line holds no longer so (the request that
+    regenerated it after deletions before it looked like a new reply), which the player swiped
+    back to and edited. Less than half is taken for chance (`edits`)."""
+    best: _Found | None = None
+    most = 0.0
+    for line in reversed(lines):
+        messages = line.messages
+        for at in range(max(0, place - EDIT_REACH), min(len(messages), place + EDIT_REACH)):
+            message = messages[at]
+            if message.role != "reply" or not edits(message, text, EDIT_KEEPS):
+                continue
+            alike = max(likeness(text, swipe.narration) for swipe in message.swipes)
+            if alike > most:
+                best, most = _Found(line, at, edited_swipe(message, text), False), alike
+    return best
 
 
 def _answered(chat: Chat, old: Chat, place: int) -> _Found | None:

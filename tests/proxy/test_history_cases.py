@@ -250,3 +250,31 @@ def test_an_edited_reply_is_not_taken_for_another_that_shares_a_few_letters_with
     chat.delete_at(1)
     chat.edit_at(1)  # the reply at the place the first one stood at on another line
     chat.send([("D", 1)])
+
+
+def test_an_older_swipe_edited_after_deletions_before_its_message_keeps_its_own_effect(
+    chat: ProxyHistory,
+) -> None:
+    chat.send([("C", 1)])
+    chat.regenerate([])
+    chat.delete_at(3)  # the player's message the reply answered
+    chat.delete_at(2)  # the reply before it: the request asks for a reply to the first message
+    chat.regenerate([])  # the client's; the proxy cannot tell it from a new reply there
+    chat.swipe_to(0)  # back to the reply with the tick, with no request
+    chat.edit_at(2)  # the player edits it: the edit keeps all of it, stored on the older line
+    chat.send([])
+
+
+def test_an_older_swipe_edited_after_the_message_before_it_was_deleted_keeps_its_effect(
+    chat: ProxyHistory,
+) -> None:
+    chat.send([("C", 1)])
+    chat.regenerate([])
+    chat.delete_at(2)  # the first reply: the line is greeting, message, message, reply
+    chat.regenerate([])
+    chat.delete_at(2)  # the player's second message: the reply follows the first one
+    chat.edit_at(1)
+    chat.regenerate([])
+    chat.swipe_to(0)
+    chat.edit_at(2)
+    chat.send([])
