@@ -8,7 +8,7 @@ from ..families.registry import FAMILIES
 from ..grammar import branch_pattern
 from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in
 from ..rewrite import LONGEST_CLOSING_MARKUP, unwrapped
-from ..scan import MAX_BODY, Candidate, closed_end, name_in, settled
+from ..scan import MAX_BODY, Candidate, closed_end, name_in, scan, settled
 from ..state import S
 from .lent import LentLine
 from .state import APPLY_TOGETHER, WRAPPER_STARTS
@@ -179,18 +179,26 @@ class ReplyStream(LentLine[S]):
             self._quiet_left = opened.end() + MAX_BODY - len(text)
             return
         else:
-            found = commands_in(text, self._scan_from)
+            # Every candidate, commands or not: one whose name no family takes is text, but
+            # while open it may still hide a `[` in a quoted value (as the scan of the whole
+            # reply does), so the scan goes on from its start, not past it.
+            found = scan(text, self._scan_from)
         settled_count = next(
             (at for at, candidate in enumerate(found) if not settled(text, candidate)), len(found)
         )
-        self._settled += found[:settled_count]
+        self._settled += [tag for tag in found[:settled_count] if tag.name in FAMILIES]
         if len(self._settled) - self._applied >= APPLY_TOGETHER:
             self._apply_settled()
         self._quiet_left = -1
         if settled_count < len(found):
             first_open = found[settled_count]
             self._open_at = self._scan_from = first_open.start
-            if not first_open.closed:
+            if first_open.name not in FAMILIES:
+                # Text, however it ends, up to a `[` in it (where it may end, and a tag of its
+                # own open): given out so far while the scan still reads it from its start.
+                inner = text.find("[", first_open.start + 1)
+                self._open_at = len(text) if inner == -1 else inner
+            elif not first_open.closed:
                 self._open_body = first_open.start + first_open.body
                 self._quiet_left = self._open_body + MAX_BODY - len(text)
             return
@@ -220,7 +228,7 @@ class ReplyStream(LentLine[S]):
         held = self._open_at if self._open_at != -1 else len(text)
         if self._spanned < len(self._settled):
             held = self._held_for_spans(held)
-        if held == len(text):
+        if held == len(text) and self._open_at == -1:
             held = self._scan_from  # a `[` that could still open a tag, or the end
         kept: list[tuple[int, int]] = []
         while True:
