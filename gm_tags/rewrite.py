@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .narrator import Narrator
+from .narrator import Narrator, without_formed_openings
 from .receipts import Receipt
 
 # Markup a tag may stand wrapped in (`**[clock: ...]**`): gone from the narration with the tag.
@@ -43,7 +43,9 @@ def narrate(reply: str, spans: Sequence[tuple[int, int]]) -> str:
     """`reply` with every span removed (widened over the markup it stands wrapped in), as the
     rules in `gm_tags.narrator` say."""
     if not spans:
-        return reply
+        # No command: an opening here is one no family takes (a shipped family unregistered),
+        # whose `[` the narration leaves out as it does beside a removed tag.
+        return without_formed_openings(reply)
     narrator = Narrator()
     at = 0
     for start, end in spans:

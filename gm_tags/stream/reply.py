@@ -6,6 +6,7 @@ import re
 
 from ..families.registry import FAMILIES
 from ..grammar import branch_pattern
+from ..narrator import without_formed_openings
 from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in
 from ..rewrite import LONGEST_CLOSING_MARKUP, unwrapped
 from ..scan import MAX_BODY, Candidate, closed_end, name_in, scan, settled
@@ -95,9 +96,9 @@ class ReplyStream(LentLine[S]):
         if self._settled:
             rest = self._narrate_rest()
             narration = "".join(self._shown) + rest
-        else:  # a reply without a tag is its own narration, as it came
-            narration = text
-            rest = text[sum(map(len, self._shown)) :]
+        else:  # a reply without a command is its own narration, as `rewrite.narrate` has it
+            narration = without_formed_openings(text)
+            rest = narration[sum(map(len, self._shown)) :]
         self._turn = self._run.finish(text, narration)
         return self._show(rest), self._turn
 

@@ -303,17 +303,27 @@ def test_a_tag_whose_family_was_unregistered_is_text_shown_as_it_comes(game: Gam
         FAMILIES["clock"] = clock  # shipped families are no registered tag names
 
 
-def test_a_tag_no_family_takes_hides_an_opening_in_its_quoted_value_however_it_is_cut() -> None:
+@pytest.mark.parametrize(
+    ("after", "applied"),
+    [("", []), (' [sheet: who="Mira" stress="+1"] Done.', ["sheet"])],
+    ids=["no command", "a command after it"],
+)
+def test_a_tag_no_family_takes_hides_an_opening_in_its_quoted_value_however_it_is_cut(
+    after: str, applied: list[str]
+) -> None:
     # `[sheet:` stands inside the quoted value of a tag whose family was unregistered: the scan
-    # of the whole reply reads both as one candidate, which is text. A stream cut inside it
-    # once took the inner opening for a tag of its own and refused it.
+    # of the whole reply reads both as one candidate, which is text (its openings' `[` left out,
+    # with or without a command in the reply). A stream cut inside it once took the inner
+    # opening for a tag of its own and refused it; with no command, a stream's narration ended
+    # with its last characters twice.
     game = starting_game(INDEX["en/sheet-and-clock.txt"])
-    text = 'A [clock: name="x [sheet: who=" ] end. [sheet: who="Mira" stress="+1"] Done.'
+    text = 'A [clock: name="x [sheet: who=" ] end.' + after
     clock = FAMILIES["clock"]
     unregister("clock")
     try:
         batch = game.apply_reply(text, seed=7)
-        assert [receipt.family for receipt in batch.receipts] == ["sheet"]
+        assert [receipt.family for receipt in batch.receipts] == applied
+        assert batch.narration.startswith('A clock: name="x sheet: who=" ] end.')
         # Shown up to the `[` inside it: where it may yet end, a tag of its own open.
         assert game.stream(seed=7).feed(text[: text.index('" ]')]) == 'A clock: name="x'
         for cut in range(1, len(text)):
