@@ -16,7 +16,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -33,6 +32,7 @@ from ..ruleset import load_ruleset
 from ..settings import DEFAULT_DB
 from ..store import open_store
 from .chats import ProxyChats
+from .clients import UpstreamError
 from .failures import INVALID, UNAUTHORIZED, ProxyError, upstream_failure
 from .hop import CHAT_HEADER, MAX_REPLY, Hop, Protocol, Upstream
 from .protocols import anthropic, openai
@@ -119,7 +119,7 @@ def create_proxy_app(
     app = Starlette(
         routes=routes,
         middleware=[guard],
-        exception_handlers={ProxyError: _failed, httpx2.HTTPError: _unreachable},
+        exception_handlers={ProxyError: _failed, UpstreamError: _unreachable},
         lifespan=lifespan,
     )
     app.state.hop = hop
@@ -199,7 +199,7 @@ async def _failed(request: Request, failure: Exception) -> Response:
 
 
 async def _unreachable(request: Request, failure: Exception) -> Response:
-    assert isinstance(failure, httpx2.HTTPError)
+    assert isinstance(failure, UpstreamError)
     return _shape(request).error(upstream_failure(failure))
 
 

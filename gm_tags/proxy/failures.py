@@ -5,7 +5,7 @@ pick the shape by the path the request came in on."""
 
 from __future__ import annotations
 
-import httpx2
+from .clients import UpstreamError, UpstreamTimeout
 
 # The neutral kinds of failure, named as OpenAI names them; a protocol maps them to its own.
 INVALID = "invalid_request_error"
@@ -31,9 +31,9 @@ class ProxyError(Exception):
         self.param, self.code = param, code
 
 
-def upstream_failure(failure: httpx2.HTTPError) -> ProxyError:
+def upstream_failure(failure: UpstreamError) -> ProxyError:
     """The upstream could not be asked: 504 when it did not answer in time, else 502."""
-    if isinstance(failure, httpx2.TimeoutException):
+    if isinstance(failure, UpstreamTimeout):
         return ProxyError(
             504, "the upstream did not answer in time", TIMEOUT, code="upstream_timeout"
         )

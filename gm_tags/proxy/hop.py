@@ -6,12 +6,12 @@ go upstream, a turn planned and registered, a request sent). Each wire format
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio
-import httpx2
 from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -21,10 +21,12 @@ from ..chats.plan import Plan
 from ..chats.transcript import Said, chat_key, key_of
 from ..guard.keys import Keys
 from .chats import ProxyChats
+from .clients import Answer, Outgoing, UpstreamClient
 from .failures import INVALID, UPSTREAM, ProxyError
 from .landings import Landings
 from .passing import PassedTurn
 from .reminders import written_ahead
+from .spliced import encoded
 from .streaming import Relay, RelayedStream
 from .turns import AnswerTurn, PendingTurn
 
@@ -41,7 +43,7 @@ class Upstream:
     """One protocol's model: the client that reaches it, and the key the proxy sends in place of
     the client's (None: the client's own goes, unless the proxy has keys of its own)."""
 
-    client: httpx2.AsyncClient
+    client: UpstreamClient
     key: str | None = None
 
 
@@ -65,7 +67,7 @@ class Wire:
     path: str
     what: str
     error: Callable[[ProxyError], Response]
-    relay: Callable[[httpx2.Response, AnswerTurn, int], Relay]
+    relay: Callable[[Answer, AnswerTurn, int], Relay]
     whole: Callable[[Any, AnswerTurn, int], dict[str, Any] | None]
 
 
@@ -158,15 +160,12 @@ class Hop:
         headers: Mapping[str, str],
         *,
         stream: bool,
-    ) -> httpx2.Response:
+    ) -> Answer:
         """The upstream's answer to `body` at `path` (its body still to read when streaming);
         a body given as bytes is JSON written already (`gm_tags.proxy.spliced`)."""
-        if isinstance(body, bytes):
-            headers = {**headers, "content-type": "application/json"}
-            outgoing = upstream.client.build_request("POST", path, content=body, headers=headers)
-        else:
-            outgoing = upstream.client.build_request("POST", path, json=body, headers=headers)
-        return await upstream.client.send(outgoing, stream=stream)
+        raw = body if isinstance(body, bytes) else encoded(body).encode("utf-8")
+        headers = {**headers, "content-type": "application/json"}
+        return await upstream.client.send(Outgoing("POST", path, headers, raw, stream))
 
     async def answer(
         self,
@@ -185,7 +184,7 @@ class Hop:
         except BaseException:
             turn.settle()
             raise
-        if answer.status_code >= 400:
+        if answer.status >= 400:
             turn.settle()
             return await _read(answer, wire.error)
         # Once the answer is out, the reminders of the games it landed are written ahead.
@@ -194,7 +193,8 @@ class Hop:
             return RelayedStream(wire.relay(answer, turn, self.max_reply), NO_BUFFERING, ahead)
         try:
             # Reading, applying and writing a whole reply: off the loop.
-            whole = await anyio.to_thread.run_sync(wire.whole, answer.json(), turn, self.max_reply)
+            read = json.loads(await answer.read())
+            whole = await anyio.to_thread.run_sync(wire.whole, read, turn, self.max_reply)
         except ValueError:
             whole = None
         if whole is None:
@@ -220,7 +220,7 @@ class Hop:
 
     async def aclose(self) -> None:
         for upstream in self.upstreams.values():
-            await upstream.client.aclose()
+            await upstream.client.close()
         self.chats.served.close()
 
 
@@ -229,23 +229,25 @@ def hop_of(request: Request) -> Hop:
     return cast(Hop, request.app.state.hop)
 
 
-async def _read(answer: httpx2.Response, error: Callable[[ProxyError], Response]) -> Response:
+async def _read(answer: Answer, error: Callable[[ProxyError], Response]) -> Response:
     """The upstream's answer read whole and closed, then `passed`."""
-    await answer.aread()
-    await answer.aclose()
-    return passed(answer, error)
-
-
-def passed(answer: httpx2.Response, error: Callable[[ProxyError], Response]) -> Response:
-    """The upstream's answer as it is when it is JSON, else an `error` (in the protocol's shape)
-    with its status."""
     try:
-        body = answer.json()
+        raw = await answer.read()
+    finally:
+        await answer.close()
+    return passed(answer, raw, error)
+
+
+def passed(answer: Answer, raw: bytes, error: Callable[[ProxyError], Response]) -> Response:
+    """The upstream's answer (`raw`, its body) as it is when it is JSON, else an `error` (in the
+    protocol's shape) with its status."""
+    try:
+        body = json.loads(raw)
     except ValueError:
         body = None
-    if answer.status_code >= 400 and not (isinstance(body, dict) and "error" in body):
-        text = answer.text[:500] or answer.reason_phrase
-        return error(ProxyError(answer.status_code, f"upstream: {text}", UPSTREAM))
+    if answer.status >= 400 and not (isinstance(body, dict) and "error" in body):
+        text = raw.decode("utf-8", "replace")[:500] or answer.reason
+        return error(ProxyError(answer.status, f"upstream: {text}", UPSTREAM))
     if body is None:
         raise ProxyError(502, "the upstream answered with something that is not JSON", UPSTREAM)
-    return JSONResponse(body, status_code=answer.status_code)
+    return JSONResponse(body, status_code=answer.status)

@@ -17,10 +17,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx2
-
 from ..game import Game
 from ..stream import ReplyStream
+from .clients import Answer
 from .streaming import Relay
 from .turns import AnswerTurn, fed_within
 
@@ -97,7 +96,7 @@ class _Reading:
         return [_sse({**chunk, "choices": shown})] if shown else []
 
 
-def events(answer: httpx2.Response, turn: AnswerTurn, cap: int) -> Relay:
+def events(answer: Answer, turn: AnswerTurn, cap: int) -> Relay:
     """The upstream's stream as the client reads it, then `[DONE]` (`streaming.Relay`)."""
     reading = _Reading(turn.streams, cap, turn.opening)
     return Relay(

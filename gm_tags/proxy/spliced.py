@@ -103,9 +103,9 @@ class Read:
         edits: list[tuple[int, int, str]] = []  # where, up to where, what
         for key, value in (fields or {}).items():
             if key in self.fields:
-                edits.append((*self.fields[key], _encoded(value)))
+                edits.append((*self.fields[key], encoded(value)))
             else:
-                member = f"{_encoded(key)}:{_encoded(value)},"
+                member = f"{encoded(key)}:{encoded(value)},"
                 edits.append((self.first, self.first, member))
         count = len(places.messages)
         for at, value in inserted.items():
@@ -113,19 +113,19 @@ class Read:
                 start = places.start(at)
                 if start < 0:
                     return None
-                edits.append((start, start, _encoded(value) + ","))
+                edits.append((start, start, encoded(value) + ","))
             elif count:
                 end = places.end(count - 1)
                 if end < 0:
                     return None
-                edits.append((end, end, "," + _encoded(value)))
+                edits.append((end, end, "," + encoded(value)))
             else:
-                edits.append((self.opens + 1, self.opens + 1, _encoded(value)))
+                edits.append((self.opens + 1, self.opens + 1, encoded(value)))
         for at, value in replaced.items():
             start = places.start(at)
             if start < 0:
                 return None
-            edits.append((start, places.end(at), _encoded(value)))
+            edits.append((start, places.end(at), encoded(value)))
         edits.sort()
         if not self.utf8:  # another encoding JSON allows: written again as UTF-8
             pieces: list[str] = []
@@ -234,7 +234,7 @@ def _white_before(text: str, at: int) -> int:
     return at
 
 
-def _encoded(value: object) -> str:
+def encoded(value: object) -> str:
     """A value as JSON, written as the proxy's upstream client writes a body."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 

@@ -20,25 +20,27 @@ protocol's error event.
 
 from __future__ import annotations
 
+import codecs
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import suppress
 from typing import Protocol
 
 import anyio
-import httpx2
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from starlette.background import BackgroundTask
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from .clients import Answer, UpstreamError
 from .turns import AnswerTurn
 
 # The network reads held for the worker, at most, while it works through the ones before.
 READ_AHEAD = 256
+_utf8 = codecs.getincrementaldecoder("utf-8")
 # A network read's lines, or how the upstream failed after them.
-_Read = list[str] | httpx2.HTTPError
+_Read = list[str] | UpstreamError
 
 
 class Reading(Protocol):
@@ -63,7 +65,7 @@ class Relay:
 
     def __init__(
         self,
-        answer: httpx2.Response,
+        answer: Answer,
         turn: AnswerTurn,
         reading: Reading,
         end: Callable[[], list[str]],
@@ -101,9 +103,9 @@ class Relay:
                 return
             for event in await anyio.to_thread.run_sync(self._end):
                 yield event
-        except httpx2.HTTPError as failure:
+        except UpstreamError as failure:
             ended = True
-            yield self._broken(f"the upstream failed mid-stream: {type(failure).__name__}")
+            yield self._broken(f"the upstream failed mid-stream: {failure.name}")
         finally:
             if not ended:
                 turn.land(True)  # the client went away: keep what it saw
@@ -112,7 +114,7 @@ class Relay:
 
     async def close(self) -> None:
         """The upstream's answer closed (when its reader, if one was started, has stopped)."""
-        await self._answer.aclose()
+        await self._answer.close()
 
     async def _reads(self, beside: TaskGroup) -> AsyncGenerator[list[str], None]:
         """The lines of the upstream's reads: read here, one read at a time, until the first
@@ -179,7 +181,7 @@ async def _stopped_on_disconnect(receive: Receive, stream: anyio.CancelScope) ->
 async def _read_ahead(
     lines_of: AsyncIterator[list[str]],
     reads_in: MemoryObjectSendStream[_Read],
-    answer: httpx2.Response,
+    answer: Answer,
 ) -> None:
     """The answer's reads sent on as they complete, then its failure, if it failed; the answer
     is closed at the end, or when no one reads on."""
@@ -187,14 +189,14 @@ async def _read_ahead(
         try:
             async for lines in lines_of:
                 await reads_in.send(lines)
-        except httpx2.HTTPError as failure:
+        except UpstreamError as failure:
             with suppress(anyio.BrokenResourceError):
                 await reads_in.send(failure)
         except anyio.BrokenResourceError:
             pass  # the stream ended (done, cut, broken): the rest is not read
         finally:
             with anyio.CancelScope(shield=True):
-                await answer.aclose()
+                await answer.close()
 
 
 def _narrating(turn: AnswerTurn) -> bool:
@@ -223,7 +225,7 @@ async def _together(reads: MemoryObjectReceiveStream[_Read]) -> AsyncIterator[li
     raised after the lines read before it."""
     async for read in reads:
         lines: list[str] = []
-        while not isinstance(read, httpx2.HTTPError):
+        while not isinstance(read, UpstreamError):
             lines += read
             try:
                 read = reads.receive_nowait()
@@ -231,20 +233,23 @@ async def _together(reads: MemoryObjectReceiveStream[_Read]) -> AsyncIterator[li
                 break
         if lines:
             yield lines
-        if isinstance(read, httpx2.HTTPError):
+        if isinstance(read, UpstreamError):
             raise read
 
 
-async def sse_lines(answer: httpx2.Response) -> AsyncIterator[list[str]]:
+async def sse_lines(answer: Answer) -> AsyncIterator[list[str]]:
     """The answer's lines, as many at a time as each network read completes (the last one
     without its line break too, and a blank line after it, which ends its event). A line ends
     at LF, CRLF or CR, as SSE has it (a CRLF split between two reads makes an extra blank line,
     which ends no event that was not ended)."""
     pending = ""
-    async for text in answer.aiter_text():
+    decoder = _utf8(errors="replace")  # as httpx2 read text: a character split between reads
+    async for chunk in answer.chunks():
+        text = decoder.decode(chunk)
         pending += text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
         if "\n" in pending:
             *lines, pending = pending.split("\n")
             yield lines
+    pending += decoder.decode(b"", final=True)
     if pending:
         yield [pending, ""]

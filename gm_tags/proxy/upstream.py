@@ -2,8 +2,8 @@
 `replay:SESSION.jsonl`, which answers from a recorded session's replies so the middleware can be
 tried with no model (chat completions and Anthropic Messages alike).
 
-Both are an `httpx2.AsyncClient` (the HTTP client the official `openai` package is built on);
-the replay is a transport that answers in the protocol's own shapes, streamed in small chunks.
+A base URL is asked through aiohttp; the replay is an httpx2 transport that answers in the
+protocol's own shapes, streamed in small chunks (`gm_tags.proxy.clients` says why each).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import httpx2
 
 from ..errors import SourceError
 from ..replay import read_session
+from .clients import AiohttpClient, HttpxClient, UpstreamClient
 
 REPLAY = "replay:"
 REPLAY_BASE = "http://replay.invalid/v1/"
@@ -28,15 +29,18 @@ REPLAY_CHUNK = 7
 REPLAY_MODEL = "gm-tags-replay"
 
 
-def upstream_client(upstream: str, timeout: float) -> httpx2.AsyncClient:
-    """A client for `upstream`: a base URL (`http://127.0.0.1:8080/v1`) or `replay:PATH`."""
-    limits = httpx2.Timeout(timeout, connect=min(timeout, 10.0))
+def upstream_client(upstream: str, timeout: float) -> UpstreamClient:
+    """A client for `upstream`: a base URL (`http://127.0.0.1:8080/v1`), asked through aiohttp,
+    or `replay:PATH`, answered in-process through httpx2 (`gm_tags.proxy.clients`)."""
+    connect = min(timeout, 10.0)
     if upstream.startswith(REPLAY):
         replies = session_replies(Path(upstream[len(REPLAY) :]))
-        return httpx2.AsyncClient(
-            base_url=REPLAY_BASE, transport=ReplayTransport(replies), timeout=limits
+        limits = httpx2.Timeout(timeout, connect=connect)
+        transport = ReplayTransport(replies)
+        return HttpxClient(
+            httpx2.AsyncClient(base_url=REPLAY_BASE, transport=transport, timeout=limits)
         )
-    return httpx2.AsyncClient(base_url=upstream.rstrip("/") + "/", timeout=limits)
+    return AiohttpClient(upstream, connect=connect, read=timeout)
 
 
 def session_replies(path: Path) -> list[str]:

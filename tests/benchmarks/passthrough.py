@@ -1,7 +1,8 @@
 """The floor of any Python hop, for the proxy's benchmarks: a bare ASGI app that relays every
 request to the upstream and its answer back byte for byte, as each network read completes, with
 nothing read, planned or rewritten, on the same server (uvicorn, as `gm-tags proxy` runs it) and
-the same HTTP client (one pooled `httpx2.AsyncClient`) as the proxy. What it adds to the first
+the same HTTP client (`gm_tags.proxy.clients.AiohttpClient`: one pooled aiohttp session) as the
+proxy. What it adds to the first
 token is what a hop costs before gm-tags does anything.
 
 `python -m tests.benchmarks.passthrough UPSTREAM_BASE_URL PORT` (the base URL ends in `/v1`).
@@ -12,20 +13,21 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import httpx2
 import uvicorn
+
+from gm_tags.proxy.clients import AiohttpClient, Outgoing
 
 Scope = dict[str, Any]
 
 
 def passthrough(upstream: str) -> Any:
-    client = httpx2.AsyncClient(base_url=upstream.rstrip("/") + "/", timeout=60)
+    client = AiohttpClient(upstream, connect=10, read=60)
 
     async def app(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             while (await receive())["type"] != "lifespan.shutdown":
                 await send({"type": "lifespan.startup.complete"})
-            await client.aclose()
+            await client.close()
             await send({"type": "lifespan.shutdown.complete"})
             return
         if scope["path"] == "/health":
@@ -40,16 +42,15 @@ def passthrough(upstream: str) -> Any:
                 break
         path = scope["path"].removeprefix("/v1/")
         headers = {"content-type": "application/json"}
-        outgoing = client.build_request(scope["method"], path, content=body, headers=headers)
-        answer = await client.send(outgoing, stream=True)
+        answer = await client.send(Outgoing(scope["method"], path, headers, body, stream=True))
         kind = answer.headers.get("content-type", "application/json").encode()
-        start = {"status": answer.status_code, "headers": [(b"content-type", kind)]}
+        start = {"status": answer.status, "headers": [(b"content-type", kind)]}
         await send({"type": "http.response.start", **start})
         try:
-            async for chunk in answer.aiter_raw():
+            async for chunk in answer.chunks():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
         finally:
-            await answer.aclose()
+            await answer.close()
         await send({"type": "http.response.body", "body": b""})
 
     return app

@@ -22,6 +22,7 @@ from starlette.testclient import TestClient
 
 import gm_tags.proxy.app as proxy_app
 from gm_tags.proxy import create_proxy_app
+from gm_tags.proxy.clients import HttpxClient
 from tests.conftest import LOOPBACK
 from tests.proxy.conftest import GAME, RULESET
 
@@ -109,8 +110,8 @@ def proxy_app_for(
     monkeypatch.setattr(
         proxy_app,
         "upstream_client",
-        lambda _url, _timeout: httpx2.AsyncClient(
-            base_url="http://up.invalid/v1/", transport=upstream
+        lambda _url, _timeout: HttpxClient(
+            httpx2.AsyncClient(base_url="http://up.invalid/v1/", transport=upstream)
         ),
     )
     options.setdefault("game", GAME)

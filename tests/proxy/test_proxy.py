@@ -290,6 +290,27 @@ def test_a_broken_stream_is_an_error_and_changes_no_game(
     assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 2/6")
 
 
+@pytest.mark.parametrize(
+    ("step", "named"),
+    [
+        ({"reply": tick(1), "chunk": 40, "delay": 4}, "ReadTimeout"),  # --timeout is 2
+        ({"reply": tick(1), "lost": True}, "RemoteProtocolError"),
+    ],
+    ids=["read-timeout", "connection-lost"],
+)
+@pytest.mark.load
+def test_an_upstream_failing_mid_stream_ends_it_with_an_error_that_says_how(
+    client: OpenAI, upstream: Upstream, step: dict[str, Any], named: str
+) -> None:
+    u1 = {"role": "user", "content": opening()}
+    upstream.script(step, {"reply": "."})
+    with pytest.raises(openai.APIError) as raised:
+        ask(client, [u1], stream=True)
+    assert f"the upstream failed mid-stream: {named}" in str(raised.value)
+    _, summary, _ = ask(client, [u1], stream=False)
+    assert summary["action"] == "reply"  # the broken reply was never kept
+
+
 def test_the_usage_chunk_comes_last_with_its_cached_tokens_and_gm_tags_before_it(
     client: OpenAI, upstream: Upstream
 ) -> None:

@@ -5,7 +5,8 @@ Tests script it: `POST /control/script` queues what the next completions answer,
 `{"reply": TEXT, "chunk": N, "delay": SECONDS}` (streamed in N-character pieces when the request
 streams), `{"replies": [TEXT, ...]}` (one per choice, for `n` > 1), `{"fail": 500}`,
 `{"hang": SECONDS}`, `{"malformed": true}` (a stream chunk that is not JSON), `{"cut": true}`
-(a stream that stops without `[DONE]`), `{"raw": [CHUNK, ...]}` (stream chunks sent as they are:
+(a stream that stops without `[DONE]`), `{"lost": true}` (a stream whose connection is dropped
+halfway, its body unfinished), `{"raw": [CHUNK, ...]}` (stream chunks sent as they are:
 objects as JSON, strings as they stand, then `[DONE]`), `{"body": ANY}` (a whole answer, as it
 is) or `{"endless": TEXT}` (a stream that sends TEXT again and again until the client goes).
 `GET /control/requests` lists the bodies and headers of the requests it got, and
@@ -111,6 +112,9 @@ async def _events(step: dict[str, Any], replies: list[str], created: int) -> Asy
                 yield event({"content": reply[at : at + size]}, index=index)
         if step.get("cut") and at + size >= len(replies[0]) // 2:
             return
+        if step.get("lost") and at + size >= len(replies[0]) // 2:
+            # The server drops the connection mid-body (an unfinished chunked body).
+            raise ConnectionAbortedError("the upstream's test server drops the stream")
     for index in range(len(replies)):
         yield event({}, "stop", index)
     yield "data: [DONE]\n\n"

@@ -23,10 +23,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx2
-
 from ...game import Game
 from ...stream import ReplyStream
+from ..clients import Answer
 from ..streaming import Relay
 from ..turns import AnswerTurn, fed_within
 
@@ -156,7 +155,7 @@ class _Reading:
         return [sse(one) for one in ending]
 
 
-def events(answer: httpx2.Response, turn: AnswerTurn, cap: int) -> Relay:
+def events(answer: Answer, turn: AnswerTurn, cap: int) -> Relay:
     """The upstream's stream as the client reads it (`streaming.Relay`)."""
     reading = _Reading(turn.streams[0], cap, turn.opening)
     return Relay(

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...chats.transcript import Said
+from ..clients import Outgoing
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
 from ..messages import upstream_body
@@ -85,8 +86,9 @@ def _passing(messages: list[dict[str, Any]], said: Sequence[Said]) -> tuple[str,
 async def models(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
-    answer = await upstream.client.get("models", headers=_headers(hop, request, upstream))
-    return passed(answer, error)
+    asked = Outgoing("GET", "models", _headers(hop, request, upstream))
+    answer = await upstream.client.send(asked)
+    return passed(answer, await answer.read(), error)
 
 
 def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
