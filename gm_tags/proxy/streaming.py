@@ -27,6 +27,7 @@ from contextlib import suppress
 from typing import Protocol
 
 import anyio
+import anyio.lowlevel
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from starlette.background import BackgroundTask
@@ -83,16 +84,22 @@ class Relay:
         reads = self._reads(beside)
         try:
             async for lines in reads:
-                if waiting and _one_event(lines):
-                    # Until the first narration is out, a read of one event (one chunk's work)
-                    # is worked here: the first words go without waiting for a worker thread.
-                    shown = reading.take(lines)
+                while waiting and lines and not (reading.broken or reading.done):
+                    # Until the first narration is out, the read is worked here an event at a
+                    # time (one chunk's work, the loop free between two): the first words go
+                    # without waiting for a worker thread, however many events the read holds.
+                    head, lines = _first_event(lines)
+                    shown = reading.take(head)
                     waiting = not _narrating(turn)
-                else:
+                    ended = reading.broken
+                    if shown:
+                        yield "".join(shown)
+                    await anyio.lowlevel.checkpoint()
+                if lines and not (reading.broken or reading.done):
                     shown = await anyio.to_thread.run_sync(_taken, reading, lines)
-                ended = reading.broken
-                if shown:
-                    yield "".join(shown)  # one write for the events of the reads taken together
+                    ended = reading.broken
+                    if shown:
+                        yield "".join(shown)  # one write for the events of the reads taken together
                 if reading.broken or reading.done:
                     break
             if reading.broken:
@@ -215,9 +222,11 @@ def _taken(reading: Reading, lines: list[str]) -> list[str]:
     return events
 
 
-def _one_event(lines: list[str]) -> bool:
-    """Whether `lines` hold one event's data at most."""
-    return sum(line.startswith("data:") for line in lines) <= 1
+def _first_event(lines: list[str]) -> tuple[list[str], list[str]]:
+    """`lines` split after the blank line that ends their first event (all of them when none
+    does)."""
+    end = lines.index("") + 1 if "" in lines else len(lines)
+    return lines[:end], lines[end:]
 
 
 async def _together(reads: MemoryObjectReceiveStream[_Read]) -> AsyncIterator[list[str]]:
