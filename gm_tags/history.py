@@ -124,8 +124,12 @@ class StoredSwipe(Swipe):
 
     @cached_property
     def game(self) -> Game:
-        made: Callable[[], Game] = self.__dict__.pop("_made")
-        return made()
+        # Its maker is dropped only once it made the game: a read that failed (a line changed
+        # since it was read) raises again when asked again, and a later read may succeed.
+        made: Callable[[], Game] = self.__dict__["_made"]
+        game = made()
+        self.__dict__.pop("_made", None)
+        return game
 
     def narrated(self, narration: str) -> Swipe:
         # Its snapshot is this one's, still made only when asked for.

@@ -123,7 +123,7 @@ class ServedChats:
         one the next read gives)."""
         with self._lock(chat_id):
             self.chats.put(chat_id, dict(source), chat, replace=False, title=title, fork=fork)
-            held = self.chats.as_read(chat_id, chat, 0)
+            held = self.chats.as_read(chat_id, chat, 0, shared=fork.shared if fork else 0)
             self._hold(chat_id, held, 0)  # a new chat is at 0
             return held
 

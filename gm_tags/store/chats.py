@@ -16,6 +16,7 @@ from ..history import (
     HistoryError,
     Message,
     StoredSwipe,
+    Swipe,
     chat_id_problem,
     chat_title_problem,
 )
@@ -85,10 +86,13 @@ class Chats:
         )
         self.store.put(chat_id, stored, replace=replace, fork=fork)
 
-    def as_read(self, chat_id: str, chat: Chat, revision: int) -> Chat:
+    def as_read(self, chat_id: str, chat: Chat, revision: int, *, shared: int = 0) -> Chat:
         """`chat`, just stored as `chat_id` at `revision`, holding its messages as one read
         from the store does (the ones in memory kept): a step on it writes only what it adds
-        (`first_change` finds it without comparing every message)."""
+        (`first_change` finds it without comparing every message). Its first `shared` messages
+        (a fork's, copied in the store from the line it forks from) make the games they did not
+        make yet from this chat's rows, never from that line's: another worker may since have
+        deleted it, or stored another chat under its id."""
         ruleset = chat.start.ruleset
         if ruleset is None:  # no game to read back with (none is read: all are in memory)
             return chat
@@ -97,11 +101,12 @@ class Chats:
         count = len(messages)
         # The messages in memory are held; one never read (a forked line's past, copied in the
         # store) is read from this chat's rows when asked for.
-        known = (
+        in_memory = (
             messages.in_memory()
             if isinstance(messages, PagedMessages)
             else dict(enumerate(messages))
         )
+        known = {at: past.rebound(at, one) if at < shared else one for at, one in in_memory.items()}
         pages = Pages(count, past.messages, known)
         return Chat(chat.start, PagedMessages(pages, count))
 
@@ -201,6 +206,25 @@ class _Past:
         )
         return Message(stored.role, swipes, stored.selected)  # type: ignore[arg-type]
 
+    def rebound(self, position: int, message: Message) -> Message:
+        """`message`, held by another chat whose rows this one copied, with the games it has not
+        made yet read from this chat's rows; a game made already is a value, kept."""
+        if all(_made(swipe) for swipe in message.swipes):
+            return message
+        swipes = tuple(
+            swipe
+            if _made(swipe)
+            else StoredSwipe.read(
+                swipe.text,
+                self._game(position, number, None),
+                swipe.reply,
+                swipe.narration,
+                swipe.receipts,
+            )
+            for number, swipe in enumerate(message.swipes)
+        )
+        return Message(message.role, swipes, message.selected)
+
     def _game(self, position: int, swipe: int, read: str | None) -> Callable[[], Game]:
         def make() -> Game:
             text = read
@@ -220,6 +244,11 @@ class _Past:
                 ) from None
 
         return make
+
+
+def _made(swipe: Swipe) -> bool:
+    # A plain swipe holds its game; a stored one holds it once first asked for.
+    return "game" in vars(swipe)
 
 
 def _check_title(title: str) -> None:

@@ -40,9 +40,10 @@ def asked(client: TestClient, messages: list[dict[str, str]]) -> dict[str, Any]:
     return body["gm_tags"]  # type: ignore[no-any-return]
 
 
-def test_a_line_forked_in_one_process_reads_back_whole_and_plays_on_in_another(
+def played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[Path, list[dict[str, str]], str]:
+    """A line of `TURNS` turns played in a process of its own: its store, transcript and id."""
     db = tmp_path / "chats.db"
     messages: list[dict[str, str]] = []
     with proxy_app_for(db, monkeypatch) as (client, upstream):
@@ -50,7 +51,14 @@ def test_a_line_forked_in_one_process_reads_back_whole_and_plays_on_in_another(
         upstream.script(*({"reply": told(turn)} for turn in range(TURNS)))
         for turn in range(TURNS):
             messages.append({"role": "user", "content": f"Turn {turn}: we wait."})
-            line = asked(client, messages)["chat"]
+            line: str = asked(client, messages)["chat"]
+    return db, messages, line
+
+
+def test_a_line_forked_in_one_process_reads_back_whole_and_plays_on_in_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, messages, line = played(tmp_path, monkeypatch)
     with proxy_app_for(db, monkeypatch) as (client, upstream):  # reads the line's last page
         assert isinstance(upstream, Scripted)
         upstream.script({"reply": "The dogs sleep on."})
@@ -111,3 +119,34 @@ def test_a_forked_lines_index_made_from_its_sources_is_the_one_made_from_the_lin
             made.bares,
             made.users,
         )
+
+
+@pytest.mark.parametrize("then", ["deleted", "its id reused"])
+def test_a_forked_line_held_in_memory_plays_from_its_own_rows_when_its_source_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: str
+) -> None:
+    # The process that forks holds the new line; another worker then deletes the line it forked
+    # from (or writes another chat under its id, as long and at no higher a revision). An edit
+    # of the forked line's past reads the games of the messages it shares: its own rows', not
+    # the gone line's (a 500, stale for good) nor the other chat's (its clocks, silently).
+    db, messages, line = played(tmp_path, monkeypatch)
+    with proxy_app_for(db, monkeypatch) as (client, upstream):  # reads the line's last page
+        assert isinstance(upstream, Scripted)
+        upstream.script({"reply": "The dogs sleep on."}, {"reply": "We edit."})
+        forked = asked(client, [*messages[:-2], {"role": "user", "content": "Instead, we hide."}])
+        assert forked["chat"] == f"{line}:2"
+        store = open_store(str(db))
+        try:
+            store.delete(line)
+            if then == "its id reused":
+                other = Chat(start())
+                for turn in range(TURNS):
+                    tick = '[clock: name="Alarm raised" tick="-2"]'
+                    other = other.user(f"Turn {turn}.").reply(tick if turn < 2 else "Rain.")[0]
+                Chats(store).put(line, {"path": str(RULESET)}, other, replace=False)
+        finally:
+            store.close()
+        edited = [*messages[: 2 * TURNS - 10], {"role": "user", "content": "Turn 59, edited."}]
+        assert asked(client, edited)["chat"] == f"{line}:3"
+        # The game's 2 and the first reply's tick, as the forked line holds them.
+        assert upstream.clocks_seen().startswith("Clocks now: Alarm raised 3/6")
