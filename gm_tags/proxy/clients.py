@@ -13,9 +13,13 @@ of reach on httpx2 alone. httpx2 stays where a transport object answers in-proce
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import urllib.request
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import aiohttp
 import httpx2
@@ -136,20 +140,50 @@ class AiohttpClient:
     read of the answer, none on the whole (a stream may run as long as it keeps coming)."""
 
     def __init__(self, base_url: str, *, connect: float, read: float) -> None:
-        self._base = base_url.rstrip("/") + "/"
+        self._base, self._login = _without_login(base_url.rstrip("/") + "/")
+        self._proxy = _environment_proxy(self._base)
         self._timeout = aiohttp.ClientTimeout(
             total=None, connect=read, sock_connect=connect, sock_read=read
         )
         self._session: aiohttp.ClientSession | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _session_here(self) -> aiohttp.ClientSession:
+        """The session of the running loop: one made in a loop since closed (an app served again,
+        or run in a loop per request) cannot be used, so another is made."""
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._loop is not loop or self._session.closed:
+            if self._session is not None:
+                self._session.detach()  # its loop is gone: nothing there can be awaited
+            # What httpx2 did, kept: its trust store (the system's, through truststore), headers
+            # as long as h11 read them, the environment's proxy settings read above (not
+            # trust_env, which also adds ~/.netrc logins beside the client's own key), and no
+            # redirect followed.
+            self._session = aiohttp.ClientSession(
+                timeout=self._timeout,
+                connector=aiohttp.TCPConnector(ssl=httpx2.create_ssl_context()),
+                max_line_size=_LONGEST_HEAD,
+                max_field_size=_LONGEST_HEAD,
+            )
+            self._loop = loop
+        return self._session
 
     async def send(self, request: Outgoing) -> Answer:
-        if self._session is None:
-            # trust_env: the proxy settings in the environment hold, as they did with httpx2.
-            self._session = aiohttp.ClientSession(timeout=self._timeout, trust_env=True)
+        session = self._session_here()
         url = self._base + request.path.lstrip("/")
+        headers = dict(request.headers)
+        if self._login is not None:
+            # A login in the base URL is sent as httpx2 sent it: in place of the client's.
+            headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+            headers["Authorization"] = self._login
         try:
-            answer = await self._session.request(
-                request.method, url, headers=request.headers, data=request.body
+            answer = await session.request(
+                request.method,
+                url,
+                headers=headers,
+                data=request.body,
+                proxy=self._proxy,
+                allow_redirects=False,
             )
         except (TimeoutError, aiohttp.ClientError) as failure:
             raise _aiohttp_failure(failure, "ConnectError") from failure
@@ -196,6 +230,31 @@ class _AiohttpAnswer:
             self._answer.release()
         else:
             self._answer.close()  # not read to its end: the upstream stops writing
+
+
+# The longest status line or header an upstream may send (aiohttp's own limit is 8,190 bytes).
+_LONGEST_HEAD = 1 << 20
+
+
+def _without_login(url: str) -> tuple[str, str | None]:
+    """`url` without the `user:password@` it may hold, and that login as a Basic header."""
+    parts = urlsplit(url)
+    if parts.username is None:
+        return url, None
+    login = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+    host = parts.netloc.rpartition("@")[2]
+    bare = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return bare, "Basic " + base64.b64encode(login).decode("ascii")
+
+
+def _environment_proxy(url: str) -> str | None:
+    """The proxy the environment names for `url` (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`, each
+    in either case, and `NO_PROXY`), as httpx2 read them."""
+    parts = urlsplit(url)
+    if parts.hostname is None or urllib.request.proxy_bypass(parts.netloc):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all")
 
 
 def _aiohttp_failure(failure: Exception, stage: str) -> UpstreamError:
