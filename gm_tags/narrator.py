@@ -141,7 +141,7 @@ class Narrator:
             return self._line
         return None
 
-    def went_on(self, held: str, last: str, removed: int = 0) -> None:
+    def went_on(self, held: str, last: str, removed: int) -> None:
         """The line went on from `plain_end` by the caller: it holds back `held` now, `last` is
         its last character (empty when nothing came), and `removed` spans were removed from it
         (the caller joined the text around them, `joined`)."""

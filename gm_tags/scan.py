@@ -90,9 +90,7 @@ def closed_end(reply: str, body_start: int) -> int:
     if quoted is None:
         return -1
     end = quoted.end()
-    if reply.find("\n", body_start, end) != -1 and _BLANK_LINE.search(reply, body_start, end):
-        return -1
-    return end
+    return -1 if _holds_blank_line(reply, body_start, end) else end
 
 
 def _holds_blank_line(reply: str, start: int, end: int) -> bool:

@@ -10,9 +10,9 @@ import re
 from ..dice import Dice
 from ..families.registry import FAMILIES
 from ..narrator import joined, open_end
-from ..scan import MAX_BODY, Candidate, closed_end, name_in
+from ..scan import MAX_BODY, closed_end, name_in
 from ..state import S
-from .state import APPLY_TOGETHER, WRAPPER_STARTS, StreamState
+from .state import WRAPPER_STARTS, StreamState
 
 # What the line lent may not take after a tag closes in it: what the scan or the narrator's
 # line rules must see.
@@ -123,10 +123,7 @@ class LentLine(StreamState[S]):
             name = name_in(text[start:body])
             if FAMILIES[name].branches:
                 return None
-            self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
-            self._spanned += 1
-            if len(self._settled) - self._applied >= APPLY_TOGETHER:
-                self._apply_settled()
+            self._settle_closed(text, name, start, end, body)
             self._show(self._given_lent(text, start))
             self._lent_from = self._floor = end
             self._held_from = self._held

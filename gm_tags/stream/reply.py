@@ -6,13 +6,12 @@ import re
 
 from ..families.registry import FAMILIES
 from ..grammar import branch_pattern
-from ..narrator import without_formed_openings
 from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in
-from ..rewrite import LONGEST_CLOSING_MARKUP, unwrapped
+from ..rewrite import LONGEST_CLOSING_MARKUP, narrate, unwrapped
 from ..scan import MAX_BODY, Candidate, closed_end, name_in, scan, settled
 from ..state import S
 from .lent import LentLine
-from .state import APPLY_TOGETHER, WRAPPER_STARTS
+from .state import WRAPPER_STARTS
 
 # A chunk with none of these flows on as prose, or inside a tag still open, whatever it holds:
 # one test of its characters, where a test for each (`"[" in chunk`, ...) costs a few steps more
@@ -96,8 +95,8 @@ class ReplyStream(LentLine[S]):
         if self._settled:
             rest = self._narrate_rest()
             narration = "".join(self._shown) + rest
-        else:  # a reply without a command is its own narration, as `rewrite.narrate` has it
-            narration = without_formed_openings(text)
+        else:  # a reply without a command: its narration as `rewrite.narrate` makes it
+            narration = narrate(text, ())
             rest = narration[sum(map(len, self._shown)) :]
         self._turn = self._run.finish(text, narration)
         return self._show(rest), self._turn
@@ -150,10 +149,7 @@ class ReplyStream(LentLine[S]):
             wide_start > floor and text[wide_start - 1] in WRAPPER_STARTS
         ):
             return None
-        self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
-        self._spanned += 1
-        if len(self._settled) - self._applied >= APPLY_TOGETHER:
-            self._apply_settled()
+        self._settle_closed(text, name, start, end, body)
         held = self._scan_from = len(text)
         while held > wide_end and text[held - 1] in WRAPPER_STARTS:
             held -= 1
@@ -188,8 +184,7 @@ class ReplyStream(LentLine[S]):
             (at for at, candidate in enumerate(found) if not settled(text, candidate)), len(found)
         )
         self._settled += [tag for tag in found[:settled_count] if tag.name in FAMILIES]
-        if len(self._settled) - self._applied >= APPLY_TOGETHER:
-            self._apply_settled()
+        self._apply_when_enough()
         self._quiet_left = -1
         if settled_count < len(found):
             first_open = found[settled_count]

@@ -112,6 +112,18 @@ class StreamState(Generic[S]):
             self._chunks.clear()
         return self._text
 
+    def _settle_closed(self, text: str, name: str, start: int, end: int, body: int) -> None:
+        """A command found closed for good in `text` (`start` to `end`, its attributes from
+        `body`) is settled, its span taken as handled."""
+        self._settled.append(Candidate(name, start, end, text[start:end], body - start, True))
+        self._spanned += 1
+        self._apply_when_enough()
+
+    def _apply_when_enough(self) -> None:
+        """The settled commands applied once `APPLY_TOGETHER` of them wait."""
+        if len(self._settled) - self._applied >= APPLY_TOGETHER:
+            self._apply_settled()
+
     def _apply_settled(self) -> None:
         for tag in parse_all(self._settled[self._applied :]):
             self._run.apply(tag)
