@@ -78,12 +78,13 @@ def aligned_walk(
     found: dict[str, set[tuple[int, int]]] = {}
     for line, index, position in anchors:
         found.setdefault(line, set()).add((index, position))
+    held = {index for _, index, _ in anchors}
     for order in range(len(lines) - 1, -1, -1):
         line, shown = lines[order]
         shapes = _shapes(shown, said) + _shapes_found(shown, said, found.get(line, ()))
         for skip, matched in dict.fromkeys(shapes):
             walk = _window(line, shown, said, skip, matched)
-            if walk is not None and _decides(walk, skip, order, lines, said, found):
+            if walk is not None and _decides(walk, skip, order, lines, said, found, held):
                 return walk
     return None
 
@@ -130,6 +131,7 @@ def _decides(
     lines: Sequence[tuple[str, Shown]],
     said: Sequence[Said],
     anchors: dict[str, set[tuple[int, int]]],
+    held: Collection[int],
 ) -> bool:
     """Whether the full walk chooses `found`, the window of `said` on line `order` leaving
     `skip` of its shown messages out before it (the module's note gives the argument)."""
@@ -146,8 +148,7 @@ def _decides(
     latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
     if later and (latest is None or any(index.holds_user(latest.text) for _, index in later)):
         return False
-    held = {index for found_on in anchors.values() for index, _ in found_on}
-    if found.matched < len(said) and not _reaches_no_further(found, said, lines, held, anchors):
+    if found.matched < len(said) and not _reaches_no_further(found, said, lines, held):
         return False
     if found.to_the_end:
         return True
@@ -164,7 +165,6 @@ def _reaches_no_further(
     said: Sequence[Said],
     lines: Sequence[tuple[str, Shown]],
     held: Collection[int],
-    anchors: dict[str, set[tuple[int, int]]],
 ) -> bool:
     """Whether no walk can match the new player's message after the line (and so reach further
     than `found`): it would match it as a line's user message by its text, or, where a window
@@ -176,7 +176,7 @@ def _reaches_no_further(
     counted back from the replies the index found, or come before the first found on their
     line (on a line that holds none, before the first found on any), and it found one."""
     last = found.matched - 1
-    if said[last].role != "assistant" or not anchors:
+    if said[last].role != "assistant" or not held:
         return False
     reply, user, edited = said[last].text, said[-1].text, last not in held
     return not any(index.says_after(reply, user, edited=edited) for _, index in lines)

@@ -299,12 +299,13 @@ def best_walk(
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
+    first_held = min(held, default=len(said))
     newest = {key_of(line): line for line, _ in lines}  # each chat's line started last
     best: Walk | None = None
     best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
-        known = _users_found(chat, said, found, min(held, default=len(said)))
+        known = _users_found(chat, said, found, first_held)
         places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)

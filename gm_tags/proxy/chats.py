@@ -231,14 +231,15 @@ class ProxyChats:
                 try:
                     if plan.new:
                         title = chat_title(named, said, plan.line)
-                        fork = _forked(plan, after)
+                        forked = _forked(plan, after)
+                        fork = forked[0] if forked else None
                         held = self.chats.put(plan.line, self._source, after, title, fork)
                         # Indexed now, as a step's line is kept up to date: the request after a
                         # pasted history of 10,000 turns would index all of it (~100 ms). A
                         # fork's index copies its source's for the messages they share.
                         forks = None
-                        if fork is not None:
-                            read = dict(plan.read)[fork.source]
+                        if forked is not None:
+                            fork, read = forked
                             forks = (self.chats.stored(fork.source), read, fork.shared)
                         self._indexes.of(self.chats.stored(plan.line), held, forks)
                     else:
@@ -266,15 +267,15 @@ def _anchored(roles: Sequence[str]) -> list[int]:
     return found
 
 
-def _forked(plan: Plan, after: Chat) -> Fork | None:
-    """Where a new line's first messages are stored already: the line it forks from as read,
-    up to the first message the new line does not hold as the very same one (a message read
-    once is kept, so the same object is the same stored rows; the lines' shared past is not
-    read to tell, `first_change`)."""
+def _forked(plan: Plan, after: Chat) -> tuple[Fork, Chat] | None:
+    """Where a new line's first messages are stored already, and the line it forks from as
+    read: up to the first message the new line does not hold as the very same one (a message
+    read once is kept, so the same object is the same stored rows; the lines' shared past is
+    not read to tell, `first_change`)."""
     for (line, chat), revision in zip(plan.read, plan.revisions, strict=True):
         if line == plan.forks:
             shared = first_change(chat.messages, after.messages)
-            return Fork(line, revision, shared) if shared else None
+            return (Fork(line, revision, shared), chat) if shared else None
     return None
 
 

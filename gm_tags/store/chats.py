@@ -101,12 +101,15 @@ class Chats:
         count = len(messages)
         # The messages in memory are held; one never read (a forked line's past, copied in the
         # store) is read from this chat's rows when asked for.
-        in_memory = (
+        known = (
             messages.in_memory()
             if isinstance(messages, PagedMessages)
             else dict(enumerate(messages))
         )
-        known = {at: past.rebound(at, one) if at < shared else one for at, one in in_memory.items()}
+        if shared:  # a new dict either way: the shared messages are rebound in place
+            for at, one in known.items():
+                if at < shared:
+                    known[at] = past.rebound(at, one)
         pages = Pages(count, past.messages, known)
         return Chat(chat.start, PagedMessages(pages, count))
 
