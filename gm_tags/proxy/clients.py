@@ -208,9 +208,6 @@ class _AiohttpAnswer:
         self._body: bytes | None = None
 
     async def chunks(self) -> AsyncIterator[bytes]:
-        if self._body is not None:
-            yield self._body
-            return
         try:
             async for chunk in self._answer.content.iter_any():
                 yield chunk

@@ -186,7 +186,7 @@ class Hop:
             raise
         if answer.status >= 400:
             turn.settle()
-            return await _read(answer, wire.error)
+            return await read_passed(answer, wire.error)
         # Once the answer is out, the reminders of the games it landed are written ahead.
         ahead = BackgroundTask(lambda: written_ahead(turn.games_after()))
         if stream:
@@ -229,7 +229,7 @@ def hop_of(request: Request) -> Hop:
     return cast(Hop, request.app.state.hop)
 
 
-async def _read(answer: Answer, error: Callable[[ProxyError], Response]) -> Response:
+async def read_passed(answer: Answer, error: Callable[[ProxyError], Response]) -> Response:
     """The upstream's answer read whole and closed, then `passed`."""
     try:
         raw = await answer.read()

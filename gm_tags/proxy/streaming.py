@@ -80,17 +80,15 @@ class Relay:
         """The events, as the upstream's reads come (`_reads`, whose reader runs in `beside`)."""
         turn, reading = self._turn, self._reading
         ended = False
-        waiting = True  # for the first narration
         reads = self._reads(beside)
         try:
             async for lines in reads:
-                while waiting and lines and not (reading.broken or reading.done):
+                while lines and not (_narrating(turn) or reading.broken or reading.done):
                     # Until the first narration is out, the read is worked here an event at a
                     # time (one chunk's work, the loop free between two): the first words go
                     # without waiting for a worker thread, however many events the read holds.
                     head, lines = _first_event(lines)
                     shown = reading.take(head)
-                    waiting = not _narrating(turn)
                     ended = reading.broken
                     if shown:
                         yield "".join(shown)
@@ -158,7 +156,7 @@ class RelayedStream(StreamingResponse):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             async with anyio.create_task_group() as group:
-                group.start_soon(_stopped_on_disconnect, receive, group.cancel_scope)
+                group.start_soon(self._stopped_on_disconnect, receive, group.cancel_scope)
                 start = {"status": self.status_code, "headers": self.raw_headers}
                 await send({"type": "http.response.start", **start})
                 events = self._relay.events(group)
@@ -177,12 +175,10 @@ class RelayedStream(StreamingResponse):
         if self.background is not None:
             await self.background()
 
-
-async def _stopped_on_disconnect(receive: Receive, stream: anyio.CancelScope) -> None:
-    """Once the client goes away, the stream (`stream`, its cancel scope) stops."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    stream.cancel()
+    async def _stopped_on_disconnect(self, receive: Receive, stream: anyio.CancelScope) -> None:
+        """Once the client goes away, the stream (`stream`, its cancel scope) stops."""
+        await self.listen_for_disconnect(receive)
+        stream.cancel()
 
 
 async def _read_ahead(

@@ -20,7 +20,7 @@ from starlette.routing import Route
 from ...chats.transcript import Said
 from ..clients import Outgoing
 from ..failures import ProxyError
-from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, passed
+from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of, read_passed
 from ..messages import upstream_body
 from ..outcomes import unshown
 from ..relay import completed, events
@@ -87,8 +87,7 @@ async def models(request: Request) -> Response:
     hop = hop_of(request)
     upstream = hop.upstream(NAME, OPTION)
     asked = Outgoing("GET", "models", _headers(hop, request, upstream))
-    answer = await upstream.client.send(asked)
-    return passed(answer, await answer.read(), error)
+    return await read_passed(await upstream.client.send(asked), error)
 
 
 def _headers(hop: Hop, request: Request, upstream: Upstream) -> dict[str, str]:
