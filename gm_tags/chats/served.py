@@ -105,7 +105,7 @@ class ServedChats:
         return held
 
     def create(
-        self, chat_id: str | None, source: dict[str, object], start: Game, title: str = ""
+        self, chat_id: str | None, source: Source, start: Game, title: str = ""
     ) -> str:
         """Store a new chat (a made-up id when none is given); `ChatExistsError` when taken."""
         chat_id = chat_id or uuid.uuid4().hex

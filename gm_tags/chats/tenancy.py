@@ -33,7 +33,7 @@ class TenantChats:
         return stored_id(self.tenant, chat_id)
 
     def create(
-        self, chat_id: str | None, source: dict[str, object], start: Game, title: str = ""
+        self, chat_id: str | None, source: Source, start: Game, title: str = ""
     ) -> str:
         """Store a new chat of the tenant (a made-up id when none is given); its id."""
         chat_id = chat_id or uuid.uuid4().hex
