@@ -104,9 +104,7 @@ class ServedChats:
             self._hold(chat_id, *held)
         return held
 
-    def create(
-        self, chat_id: str | None, source: Source, start: Game, title: str = ""
-    ) -> str:
+    def create(self, chat_id: str | None, source: Source, start: Game, title: str = "") -> str:
         """Store a new chat (a made-up id when none is given); `ChatExistsError` when taken."""
         chat_id = chat_id or uuid.uuid4().hex
         with self._lock(chat_id):

@@ -32,9 +32,7 @@ class TenantChats:
             raise UnknownChatError(f"no chat {chat_id!r}")
         return stored_id(self.tenant, chat_id)
 
-    def create(
-        self, chat_id: str | None, source: Source, start: Game, title: str = ""
-    ) -> str:
+    def create(self, chat_id: str | None, source: Source, start: Game, title: str = "") -> str:
         """Store a new chat of the tenant (a made-up id when none is given); its id."""
         chat_id = chat_id or uuid.uuid4().hex
         problem = chat_id_problem(chat_id)
