@@ -17,10 +17,12 @@ text said many times in a long line does not make it guess.
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
 `walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
 (an edit or a deletion further back, a reply cut before the last, a reply shown as its raw
-text) is left to the full walk. The full walk ranks walks by how far into the transcript they
-reach, then how many messages they match, then the fewest edited; then the line started last,
-then one matched to its end, then the earliest place. The window's walk matches every message
-it can, none edited:
+text) is left to the full walk. The full walk ranks last a walk after whose end the window
+shows a reply the store holds on other chats alone (the window's walk has no reply after its
+end: that only ranks others lower), then walks by how far into the transcript they reach,
+then how many messages they match, then the fewest edited; then the line started last, then
+one matched to its end, then the earliest place. The window's walk matches every message it
+can, none edited:
 
 - it is a walk the full walk makes: from the line's start, or, for a window that slid, from
   where it begins, counted back from a reply of the window the store's index found at its

@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..history import Chat, Message, Swipe
+from ..store import SHOWN_HITS
 from .transcript import Said, bare, key_of, same
 
 # How far on in a line the reply an edited message stands for is looked for.
@@ -291,18 +292,22 @@ def best_walk(
     said: Sequence[Said],
     anchors: Iterable[tuple[str, int, int]],
 ) -> Walk | None:
-    """The walk that decides, of every line from every starting place. Of walks that tie, the
-    line started last wins (lines come in the order they were started: the newest holds the
-    latest story the client told, and knows the deletions an older line matched to its end
-    does not), then one matched to its end, and in a line the earliest place."""
+    """The walk that decides, of every line from every starting place: one after whose end
+    the window shows no reply the store holds on other chats alone (`_held_elsewhere`), then
+    the best `Walk.score`. Of walks that tie, the line started last wins (lines come in the
+    order they were started: the newest holds the latest story the client told, and knows the
+    deletions an older line matched to its end does not), then one matched to its end, and in
+    a line the earliest place."""
+    anchors = list(anchors)
     by_line: dict[str, list[tuple[int, int]]] = {}
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
     first_held = min(held, default=len(said))
     newest = {key_of(line): line for line, _ in lines}  # each chat's line started last
+    elsewhere = _held_elsewhere(newest, anchors)
     best: Walk | None = None
-    best_rank: tuple[tuple[int, int, int], int, bool, int] | None = None
+    best_rank: tuple[bool, tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
         known = _users_found(chat, said, found, first_held)
@@ -319,10 +324,29 @@ def best_walk(
             if _skips(chat, first, at, known, held):
                 continue
             tried = walk(line, chat, said, first, at, held, passed, newest[key_of(line)] == line)
-            ranked = (tried.score(), order, tried.to_the_end, -rank)
+            own = tried.first + tried.matched > elsewhere.get(key_of(line), -1)
+            ranked = (own, tried.score(), order, tried.to_the_end, -rank)
             if best_rank is None or ranked > best_rank:
                 best, best_rank = tried, ranked
     return best
+
+
+def _held_elsewhere(keys: Iterable[str], anchors: Sequence[tuple[str, int, int]]) -> dict[str, int]:
+    """For each chat of `keys`, the latest conversation index of a reply the store holds on
+    other chats' lines and on none of this chat's: a window shows its own chat's replies, so a
+    walk of this chat that ends before it would tell another chat's reply on a fork of its
+    line. Only a text the index gave every holder of counts (fewer hits than it gives at most:
+    a short reply many chats hold, `W`, may be this chat's too)."""
+    holders: dict[int, list[str]] = {}
+    for line, index, _ in anchors:
+        holders.setdefault(index, []).append(key_of(line))
+    latest: dict[str, int] = {}
+    for index, holding in holders.items():
+        if len(holding) < SHOWN_HITS:
+            for key in keys:
+                if key not in holding:
+                    latest[key] = max(latest.get(key, -1), index)
+    return latest
 
 
 def _users_found(

@@ -278,3 +278,26 @@ def test_an_older_swipe_edited_after_the_message_before_it_was_deleted_keeps_its
     chat.swipe_to(0)
     chat.edit_at(2)
     chat.send([])
+
+
+def test_a_slid_window_is_not_placed_on_another_chat_that_holds_a_message_like_its_first(
+    chat: ProxyHistory,
+) -> None:
+    """Another chat holds a message alike to the window's edited first one (`Edited 2: We act,
+    2.1.` for `... 1.1.`) and the one-letter reply after it, while the window's own line needs
+    a new line (a reply in the window deleted): the window's later reply, held on its own chat
+    alone, says whose it is."""
+    other = ProxyHistory()  # the next example: its messages differ by their number alone
+    other.open_the_chat()
+    other.regenerate([("D", 1)])  # a tick the window's own chat never had
+    other.send([("B", 1)])
+    other.edit_at(3)
+    other.stop_at(1)  # the reply cut to `W`, as the window's own
+    other.send([("C", 1)])
+    chat.send([])
+    chat.edit_at(3)
+    chat.stop_at(1)
+    chat.send([("A", 1)])  # held on this chat alone
+    chat.delete_at(2)  # the first reply
+    chat.slide(6)  # the window begins with the player's first message
+    chat.send([])
