@@ -12,7 +12,7 @@ from ..families.registry import FAMILIES
 from ..narrator import joined, open_end
 from ..scan import MAX_BODY, closed_end, name_in
 from ..state import S
-from .state import WRAPPER_STARTS, StreamState
+from .state import WRAPPER_STARTS, StreamState, markup_start
 
 # What the line lent may not take after a tag closes in it: what the scan or the narrator's
 # line rules must see.
@@ -68,6 +68,8 @@ class LentLine(StreamState[S]):
                         return None
                     opened = found
                 held = scan = found.start()
+        # `markup_start(piece, held, 0)` written out: at most chunks of a stream, the call
+        # cost 1.2% more opcodes (by `rstrip`, 0.2%).
         while held and piece[held - 1] in WRAPPER_STARTS:
             held -= 1
         line = self._held + piece[:held]
@@ -137,11 +139,10 @@ class LentLine(StreamState[S]):
         markup at the end, joins the line as the narrator would join it (`narrator.joined`),
         and the line goes on lent. "" while nothing but markup follows; None when a `[` or a
         line break does (what the scan or the narrator's line rules must see)."""
-        end, narrated_to = self._lent_from, len(text)
+        end = self._lent_from
         if not _NOT_AFTER_LENT.isdisjoint(text[end:]):
             return None
-        while narrated_to > end and text[narrated_to - 1] in WRAPPER_STARTS:
-            narrated_to -= 1
+        narrated_to = markup_start(text, len(text), end)
         written = text[end:narrated_to]
         if not written:
             return ""

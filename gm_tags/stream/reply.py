@@ -11,7 +11,7 @@ from ..rewrite import LONGEST_CLOSING_MARKUP, narrate, unwrapped
 from ..scan import MAX_BODY, Candidate, closed_end, name_in, scan, settled
 from ..state import S
 from .lent import LentLine
-from .state import WRAPPER_STARTS
+from .state import WRAPPER_STARTS, markup_start
 
 # A chunk with none of these flows on as prose, or inside a tag still open, whatever it holds:
 # one test of its characters, where a test for each (`"[" in chunk`, ...) costs a few steps more
@@ -126,11 +126,9 @@ class ReplyStream(LentLine[S]):
             return None
         bracket = text.rfind("[", start)
         could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
-        held = self._scan_from = bracket if could_open else len(text)
+        self._scan_from = bracket if could_open else len(text)
         narrated_to = self._narrated_to
-        while held > narrated_to and text[held - 1] in WRAPPER_STARTS:
-            held -= 1
-        self._narrated_to = held
+        held = self._narrated_to = markup_start(text, self._scan_from, narrated_to)
         return self._show(self._narrator.keep_and_take(text[narrated_to:held]))
 
     def _close_quiet(self, text: str) -> str | None:
@@ -150,9 +148,8 @@ class ReplyStream(LentLine[S]):
         ):
             return None
         self._settle_closed(text, name, start, end, body)
-        held = self._scan_from = len(text)
-        while held > wide_end and text[held - 1] in WRAPPER_STARTS:
-            held -= 1
+        self._scan_from = len(text)
+        held = markup_start(text, len(text), wide_end)
         narrator = self._narrator
         narrator.keep(text[self._narrated_to : wide_start])
         narrator.remove()
@@ -228,8 +225,7 @@ class ReplyStream(LentLine[S]):
             held = self._scan_from  # a `[` that could still open a tag, or the end
         kept: list[tuple[int, int]] = []
         while True:
-            while held > self._narrated_to and text[held - 1] in WRAPPER_STARTS:
-                held -= 1
+            held = markup_start(text, held, self._narrated_to)
             if not self._spans:
                 break
             kept, settled_to = self._settled_spans(held)

@@ -40,6 +40,14 @@ def _opens_or_could_open() -> re.Pattern[str]:
 when_tag_names_change(_opens_or_could_open.cache_clear)
 
 
+def markup_start(text: str, end: int, floor: int) -> int:
+    """Where markup a tag may stand wrapped in, ending `text` at `end`, starts (not below
+    `floor`): the narration holds it back, since the text after it may show it wraps a tag."""
+    while end > floor and text[end - 1] in WRAPPER_STARTS:
+        end -= 1
+    return end
+
+
 class StreamState(Generic[S]):
     """A stream's state, and the small steps every way through it takes."""
 
