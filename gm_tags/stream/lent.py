@@ -91,12 +91,6 @@ class LentLine(StreamState[S]):
             self._open_lent(opened)
         return body
 
-    @staticmethod
-    def _opens_alone(piece: str, opened: re.Match[str]) -> bool:
-        """Whether the tag opening at `opened` in the text lent is all a scan would find from
-        there: a command, with no `]` after it (the text is far shorter than its bound)."""
-        return piece.find("]", opened.end()) == -1 and name_in(opened.group()) in FAMILIES
-
     def _open_lent(self, opened: re.Match[str]) -> None:
         """A tag opened, alone, in the text lent (`_pending` from it, less the markup before
         it): it is noted open as `_settle` does, and the line stays lent across it."""

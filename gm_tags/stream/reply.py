@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from ..families.registry import FAMILIES
 from ..grammar import branch_pattern
 from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in
@@ -165,7 +163,7 @@ class ReplyStream(LentLine[S]):
         opened = self._opening.search(text, self._scan_from)
         if opened is None:
             found: list[Candidate] = []  # the common case, with no more work than the search
-        elif self._still_unterminated(text, opened):
+        elif self._opens_alone(text, opened):
             # A tag just opened and nothing before it waits: the scan would find it alone,
             # unterminated and not settled (most tags open so, a chunk or a few before their `]`).
             self._open_at = self._scan_from = opened.start()
@@ -201,18 +199,6 @@ class ReplyStream(LentLine[S]):
         bracket = text.rfind("[", self._scan_from)
         could_open = bracket != -1 and self._could_open.match(text, bracket) is not None
         self._scan_from = bracket if could_open else len(text)
-
-    @staticmethod
-    def _still_unterminated(text: str, opened: re.Match[str]) -> bool:
-        """Whether the tag opening at `opened` (the first from where the scan starts) is all the
-        scan would find there: a command (`commands_in` keeps it), with no `]` after it, and the
-        text not past the bound of its search (so not settled, see `scan.settled`)."""
-        body = opened.end()
-        return (
-            text.find("]", body) == -1
-            and len(text) <= body + MAX_BODY
-            and name_in(opened.group()) in FAMILIES
-        )
 
     def _narrate_settled(self) -> None:
         """Hand the narrator the text up to where nothing still to come can change it, with the

@@ -8,13 +8,14 @@ import re
 from typing import Generic
 
 from ..dice import Dice
+from ..families.registry import FAMILIES
 from ..grammar import opening
 from ..narrator import Narrator, opening_so_far
 from ..parse import parse_all
 from ..pipeline import ReplyRun, Turn
 from ..receipts import Receipt
 from ..rewrite import WRAPPER_MARKUP
-from ..scan import Candidate
+from ..scan import MAX_BODY, Candidate, name_in
 from ..state import S
 from ..syntax import when_tag_names_change
 
@@ -136,6 +137,18 @@ class StreamState(Generic[S]):
         for tag in parse_all(self._settled[self._applied :]):
             self._run.apply(tag)
         self._applied = len(self._settled)
+
+    @staticmethod
+    def _opens_alone(text: str, opened: re.Match[str]) -> bool:
+        """Whether the tag opening at `opened` (the first from where the scan starts) is all a
+        scan would find there: a command (`commands_in` keeps it), unterminated (no `]` after
+        it), and not settled (`text` not past the bound of its search, see `scan.settled`)."""
+        body = opened.end()
+        return (
+            text.find("]", body) == -1
+            and len(text) <= body + MAX_BODY
+            and name_in(opened.group()) in FAMILIES
+        )
 
     def _show(self, new: str) -> str:
         if new:
