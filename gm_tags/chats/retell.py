@@ -34,7 +34,7 @@ from .walk import (
     edited_swipe,
     edits,
     kept,
-    likeness,
+    most_alike,
     showing,
 )
 
@@ -309,9 +309,9 @@ def _edited_elsewhere(lines: Sequence[Chat], place: int, text: str) -> _Found | 
             message = messages[at]
             if message.role != "reply" or not edits(message, text, EDIT_KEEPS):
                 continue
-            alike = max(likeness(text, swipe.narration) for swipe in message.swipes)
+            swipe, alike = most_alike(message, text)
             if alike > most:
-                best, most = _Found(line, at, edited_swipe(message, text), False), alike
+                best, most = _Found(line, at, swipe, False), alike
     return best
 
 

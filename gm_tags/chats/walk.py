@@ -206,12 +206,17 @@ def respaced_from(swipe: Swipe, text: str) -> bool:
 
 
 def edited_swipe(message: Message, text: str) -> int:
-    """The swipe of `message` the player edited into `text`: the one most like it (an edit
-    keeps most of what it changes), the selected one of those that tie (the client may have
-    swiped to another with no request the proxy saw)."""
+    """The swipe of `message` the player edited into `text` (see `most_alike`)."""
+    return most_alike(message, text)[0]
+
+
+def most_alike(message: Message, text: str) -> tuple[int, float]:
+    """The swipe of `message` most like `text` (an edit keeps most of what it changes), the
+    selected one of those that tie (the client may have swiped to another with no request the
+    proxy saw), and how alike they are (`likeness`)."""
     alike = [likeness(text, swipe.narration) for swipe in message.swipes]
     most = max(alike)
-    return message.selected if alike[message.selected] == most else alike.index(most)
+    return (message.selected if alike[message.selected] == most else alike.index(most)), most
 
 
 def edits(message: Message, text: str, least: float = 0.0) -> bool:
@@ -232,7 +237,7 @@ def edited_place(messages: Sequence[Message], position: int, text: str) -> int:
     for at in range(position, min(len(messages), position + EDIT_REACH)):
         message = messages[at]
         if message.role == "reply":
-            alike = max(likeness(text, swipe.narration) for swipe in message.swipes)
+            alike = most_alike(message, text)[1]
             if alike > most:
                 best, most = at, alike
     return best
