@@ -149,7 +149,7 @@ steps = st.lists(
 CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
-    *("cut", "stop", "drop", "drop", "reword"),
+    *("cut", "cut", "drop", "drop", "reword"),
 )
 
 
@@ -192,7 +192,7 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
             one[len(said)] for one in held if len(one) > len(said) and one[: len(said)] == said
         ]
         said.append(draw(st.sampled_from([*ahead, Said("user", "A new line.")])))
-    if change in ("reply", "new", "edit", "delete", "slide", "cut", "spaced", "repeat") or not said:
+    if change in ("reply", "new", "edit", "delete", "slide", "spaced", "repeat") or not said:
         # Said again: a line of the players' own, or one some line read holds.
         again = [
             *SAID_AGAIN,
@@ -219,13 +219,14 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
         del said[at]
     elif change == "slide":
         said = said[at:]
-    elif change in ("cut", "stop"):
-        # The client stopped the last reply (then the player wrote on, or asked it to go on).
+    elif change == "cut":
+        # The client stopped the last reply, then the player wrote on or asked it to go on.
         replies = [n for n, one in enumerate(said) if one.role == "assistant"]
         if replies:
             text = said[replies[-1]].text
             kept = draw(st.sampled_from([6, max(1, len(text) // 2), max(1, len(text) - 1)]))
             said[replies[-1]] = Said("assistant", text[:kept])
+        said += draw(st.sampled_from([[Said("user", "A new line.")], []]))
     elif change == "spaced":
         said[at] = Said(said[at].role, f"  {said[at].text}\n")
     if change != "slide" and draw(st.booleans()):
