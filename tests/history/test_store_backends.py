@@ -165,14 +165,23 @@ def test_a_chat_has_a_readable_title_apart_from_its_id(db: str, store: Store) ->
     assert main(["chats", "--db", db, "--rename", "nobody", "X"], refused) == 1
 
 
-def long_line(chats: Chats, chat_id: str, turns: int) -> None:
-    """A chat of `turns` turns stored whole, each reply ticking the clock, the first one with a
-    second swipe chosen (said once in the chat)."""
-    chat, _ = Chat(start()).user("Turn 0.").reply(tick(1))
-    chat, _ = chat.regenerate('[clock: name="Plan" tick="2"] Lit.')
-    for turn in range(1, turns):
-        chat, _ = chat.user(f"Turn {turn}.").reply(tick(turn % 3 + 1))
-    chats.put(chat_id, CREW, chat, replace=False, title="Lanterns")
+# More messages than three pages: the first ones are read only when asked for.
+TURNS = 2 * PAGE
+
+
+def long_played(chats: Chats, chat_id: str = "c", turns: int = TURNS, chosen: int = 0) -> Chat:
+    """A chat of `turns` turns (a player's line and a reply each), a second swipe on every
+    tenth reply (one of its own; swipe `chosen` of the two selected), stored with `put` as a
+    replayed session would be."""
+    chat = Chat(start())
+    for at in range(turns):
+        chat = chat.user(f"Turn {at}.")
+        chat, _ = chat.reply(tick(1))
+        if at % 10 == 0:
+            chat, _ = chat.regenerate(f"{tick(2)} Turn {at}.")
+            chat = chat.select(chosen)
+    chats.put(chat_id, CREW, chat, replace=False)
+    return chat
 
 
 def test_a_forked_line_is_stored_as_the_same_chat_written_whole(store: Store) -> None:
@@ -181,7 +190,7 @@ def test_a_forked_line_is_stored_as_the_same_chat_written_whole(store: Store) ->
     swipe, game, selection, title, tenant and revision), its past reads a page at a time, and
     the index of shown replies finds its replies, copied or new."""
     chats = Chats(store)
-    long_line(chats, "t/c", PAGE)  # the fork's past is more than the page a chat opens from
+    long_played(chats, "t/c", PAGE, chosen=1)  # the fork's past is more than the page it opens from
     line, revision = Chats(store).open_at("t/c")
     forked, _ = Chat(line.start, line.messages[: PAGE + 1]).reply(f"{tick(3)} A bell rings.")
     shared = first_change(line.messages, forked.messages)

@@ -26,27 +26,10 @@ from gm_tags.store import (
     open_store,
 )
 from gm_tags.store import sql as store_module
-from tests.history.test_store_backends import CREW, db, start, store, tick
+from tests.history.test_store_backends import CREW, TURNS, db, long_played, start, store, tick
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres")]
 __all__ = ["db", "store"]  # the back-end fixtures, used by name
-
-# More messages than three pages: the first ones are read only when asked for.
-TURNS = 2 * PAGE
-
-
-def long_played(chats: Chats, chat_id: str = "c") -> Chat:
-    """A chat of `TURNS` turns (a player's line and a reply each), a second swipe on every
-    tenth reply (the first one chosen), stored with `put` as a replayed session would be."""
-    chat = Chat(start())
-    for at in range(TURNS):
-        chat = chat.user(f"Turn {at}.")
-        chat, _ = chat.reply(tick(1))
-        if at % 10 == 0:
-            chat, _ = chat.regenerate(tick(2))
-            chat = chat.select(0)
-    chats.put(chat_id, CREW, chat, replace=False)
-    return chat
 
 
 class Counting:
