@@ -13,6 +13,7 @@ import json
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,7 @@ REQUESTS_PER_CLIENT = 100
 
 
 def load(server: Server, method: str, path: str, body: Any) -> dict[str, float]:
-    latencies: list[float] = []
-    lock = threading.Lock()
-
-    def client() -> None:
+    def client(_: int) -> list[float]:
         connection = server.connect()
         mine = []
         for _ in range(REQUESTS_PER_CLIENT):
@@ -38,10 +36,25 @@ def load(server: Server, method: str, path: str, body: Any) -> dict[str, float]:
             mine.append(time.perf_counter() - started)
             assert status == 200
         connection.close()
+        return mine
+
+    return clients_at_once(client, CLIENTS, "rps")
+
+
+def clients_at_once(
+    client: Callable[[int], list[float]], clients: int, rate: str
+) -> dict[str, float]:
+    """`client(number)` run in `clients` threads at once, each giving the latencies of its
+    requests: how many were answered a second (named `rate`), and their p50 and p99."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def run(number: int) -> None:
+        mine = client(number)
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
     started = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -50,7 +63,7 @@ def load(server: Server, method: str, path: str, body: Any) -> dict[str, float]:
     elapsed = time.perf_counter() - started
     latencies.sort()
     return {
-        "rps": len(latencies) / elapsed,
+        rate: len(latencies) / elapsed,
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
     }

@@ -10,13 +10,12 @@ Run with `python -m pytest tests/benchmarks/test_store_load.py --benchmark-only 
 from __future__ import annotations
 
 import json
-import statistics
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from tests.benchmarks.test_service_load import clients_at_once
 from tests.conftest import FIXTURES
 from tests.service.server import Server, serving
 
@@ -36,10 +35,8 @@ def burst(workers: list[Server], *, sticky: bool = False) -> dict[str, float]:
         workers[0].call(
             "POST", f"/games/c{number}/replies", {"text": '[clock: name="Plan" size="8"]'}
         )
-    latencies: list[float] = []
-    lock = threading.Lock()
 
-    def client(number: int) -> None:
+    def client(number: int) -> list[float]:
         connections = [worker.connect() for worker in workers]
         mine = []
         for step in range(STEPS):
@@ -52,22 +49,9 @@ def burst(workers: list[Server], *, sticky: bool = False) -> dict[str, float]:
             assert status == 200
         for connection in connections:
             connection.close()
-        with lock:
-            latencies.extend(mine)
+        return mine
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-    return {
-        "steps_per_s": len(latencies) / elapsed,
-        "p50_ms": statistics.median(latencies) * 1000,
-        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
-    }
+    return clients_at_once(client, CLIENTS, "steps_per_s")
 
 
 def test_steps_by_store_and_workers(benchmark: Any, postgres: Any, tmp_path: Path) -> None:
