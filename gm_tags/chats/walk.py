@@ -308,14 +308,13 @@ def best_walk(
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
-    first_held = min(held, default=len(said))
     newest = {key_of(line): line for line, _ in lines}  # each chat's line started last
     elsewhere = _held_elsewhere(newest, anchors)
     best: Walk | None = None
     best_rank: tuple[bool, tuple[int, int, int], int, bool, int] | None = None
     for order, (line, chat) in enumerate(lines):
         found = by_line.get(line, [])
-        known = _users_found(chat, said, found, first_held)
+        known = _users_found(chat, said, found, held)
         places = {(index, position) for index, positions in known.items() for position in positions}
         for index, position in found:
             known.setdefault(index, set()).add(position)
@@ -355,18 +354,19 @@ def _held_elsewhere(keys: Iterable[str], anchors: Sequence[tuple[str, int, int]]
 
 
 def _users_found(
-    chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]], first_held: int
+    chat: Chat, said: Sequence[Said], anchors: Collection[tuple[int, int]], held: Collection[int]
 ) -> dict[int, set[int]]:
     """Where the line holds the window's messages before its first anchor (`anchors`: the
     conversation indexes and line positions of the replies found), or, on a line the index
-    found none of them on, before the first reply it found on any line (`first_held`: a window
-    begins before the replies the store holds; a walk that began after one, on a line that
-    holds none of them, would match the window's last message or two on another story and
-    reach furthest): a user message by its text, else (edited) the one the edit keeps most of,
-    at least half, before where the window's next message found is (the latest of those that
-    tie), and an assistant message (not held: an edited reply) so too: places to start from,
-    and to tell a deletion there."""
-    before = min((index for index, _ in anchors), default=first_held)
+    found none of them on, before the first reply it found on any line (`held`, those it found
+    on any line: a window begins before the replies the store holds; a walk that began after
+    one, on a line that holds none of them, would match the window's last message or two on
+    another story and reach furthest): a user message by its text, else (edited) the one the
+    edit keeps most of, at least half, before where the window's next message found is (the
+    latest of those that tie), and an assistant message so too, unless the store holds it on
+    another line (it is that reply, never an edit of this line's: another chat's greeting is
+    not this chat's edited): places to start from, and to tell a deletion there."""
+    before = min((index for index, _ in anchors), default=min(held, default=len(said)))
     after = max((position for index, position in anchors if index == before), default=None)
     by_text: dict[str, set[int]] = {}
     for position, message in enumerate(chat.messages):
@@ -381,9 +381,9 @@ def _users_found(
             if places is None and looked_for < EDITS_LOOKED_FOR:
                 looked_for += 1
                 places = _edited_at(chat, text, after, "user")
-        elif looked_for < EDITS_LOOKED_FOR:
-            # An assistant message the store does not hold, before the first anchor: a reply
-            # the player edited (or a front-end's own text, which keeps half of none).
+        elif index not in held and looked_for < EDITS_LOOKED_FOR:
+            # An assistant message the store does not hold: a reply the player edited (or a
+            # front-end's own text, which keeps half of none).
             looked_for += 1
             places = _edited_at(chat, said[index].text, after, "reply")
         else:
