@@ -96,6 +96,10 @@ def _retold(
             if found is None:
                 found = _edited_elsewhere(elsewhere, place, one.text)
             place = at
+        elif found is not None and found.line is old:
+            # Found by its text further on: the messages between were deleted, and the old
+            # line's place moves on with it (its reply is not told again as the next one's).
+            place = max(place, found.at)
         place += 1
         if found is None:
             if budget:

@@ -301,3 +301,48 @@ def test_a_slid_window_is_not_placed_on_another_chat_that_holds_a_message_like_i
     chat.delete_at(2)  # the first reply
     chat.slide(6)  # the window begins with the player's first message
     chat.send([])
+
+
+def test_a_window_whose_edited_reply_another_chat_holds_as_text_stays_on_its_own_chat(
+    chat: ProxyHistory,
+) -> None:
+    """Two chats played alike: the other one stores the player's edit of a reply cut to `W`
+    (`Edited 6: Edited 5: W`, kept as the text it is), and this window shows the same edit. Its
+    greeting, which only its own chat holds, is not taken for an edit of the other's."""
+
+    def played(machine: ProxyHistory, ticks: list[tuple[str, int]]) -> None:
+        machine.delete_at(2)
+        machine.slide(2)
+        machine.send(ticks)
+        machine.slide(3)
+        machine.edit_at(2)
+        machine.edit_at(1)
+        machine.send([])
+        machine.stop_at(1)
+        machine.edit_at(4)
+        machine.edit_at(4)
+        machine.delete_at(1)  # the player's edited first message
+        machine.send([])
+
+    other = ProxyHistory()
+    other.open_the_chat()
+    played(other, [("C", 1)])
+    played(chat, [("D", -1)])
+
+
+def test_a_reply_found_by_its_text_after_deletions_is_not_carried_again_for_the_next_message(
+    chat: ProxyHistory,
+) -> None:
+    """The player deletes the messages before a regenerated reply and sends a new message
+    (`We act, 1.3.`, alike to the deleted `We act, 1.1.` the reply answered): the reply is found
+    by its text further on in the old line, whose place moves on with it, so it is not taken
+    again as the reply the new message asks for another swipe of (its ticks counted twice)."""
+    chat.send([])
+    chat.delete_at(1)
+    chat.regenerate([("C", -1), ("C", 1), ("B", 1)])
+    chat.delete_at(2)
+    chat.delete_at(1)  # the greeting and the regenerated reply are left
+    chat.slide(2)
+    chat.send([("D", 1)])
+    chat.delete_at(2)
+    chat.send([("C", 1)])
