@@ -34,6 +34,13 @@ def test_the_same_seed_throws_the_same_faces() -> None:
     assert Dice(1).roll(50, 10) != Dice(2).roll(50, 10)
 
 
+def test_dice_again_throw_the_faces_these_threw_seeded_or_not() -> None:
+    for dice in (Dice(), Dice("a game:7")):
+        thrown = dice.roll(20, 6) + dice.roll(5, 10)
+        again = dice.again()
+        assert again.roll(20, 6) + again.roll(5, 10) == thrown
+
+
 def pool_game(**rules: object) -> tuple[object, object]:
     data = json.loads((RULESETS / "storyteller.json").read_text("utf-8"))
     for rule in ("explode", "double", "cancel", "botch", "exceptional"):
