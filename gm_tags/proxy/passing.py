@@ -33,6 +33,9 @@ class PassedTurn:
         if not self._turns:
             self._turns = [ended_turn(stream, stopped) for stream in self.streams]
 
+    def given_out(self) -> None:
+        """Nothing is written: what reached the client changes nothing."""
+
     def settle(self) -> None:
         """Nothing waits for an answer that writes nothing."""
 

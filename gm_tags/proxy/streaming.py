@@ -13,7 +13,8 @@ out in one write: a slow upstream's token goes the moment it arrives, and a fast
 a few trips instead of one per read (a trip costs more than the stream's work on a few chunks:
 a 64 KB reply in 4-character chunks took the proxy 5.5 s of CPU that way, 2.3 s this way).
 
-A reply the client stops reading is written as far as it was given out; one the upstream breaks
+A reply the client stops reading is written as far as the client was sent it (`given_out`: a
+batch worked while it left is not kept, nor is an event it left before); one the upstream breaks
 off (a broken event, no end marker, a failed connection) changes nothing and ends with the
 protocol's error event.
 """
@@ -77,7 +78,9 @@ class Relay:
         self._end, self._broken, self._unfinished = end, broken, unfinished
 
     async def events(self, beside: TaskGroup) -> AsyncGenerator[str, None]:
-        """The events, as the upstream's reads come (`_reads`, whose reader runs in `beside`)."""
+        """The events, as the upstream's reads come (`_reads`, whose reader runs in `beside`).
+        Once the events of what was read are out (the consumer asked for more after them), or
+        it gave none, the turn is told (`given_out`): a stop keeps the reply as far as that."""
         turn, reading = self._turn, self._reading
         ended = False
         reads = self._reads(beside)
@@ -92,30 +95,37 @@ class Relay:
                     ended = reading.broken
                     if shown:
                         yield "".join(shown)
+                    turn.given_out()
                     await anyio.lowlevel.checkpoint()
                 if lines and not (reading.broken or reading.done):
                     shown = await anyio.to_thread.run_sync(_taken, reading, lines)
+                    # The client may have gone while the worker worked: its events never go.
+                    await anyio.lowlevel.checkpoint_if_cancelled()
                     ended = reading.broken
                     if shown:
                         yield "".join(shown)  # one write for the events of the reads taken together
+                    turn.given_out()
                 if reading.broken or reading.done:
                     break
             if reading.broken:
                 return
-            ended = True
             if not reading.done:
+                ended = True
                 yield self._broken(self._unfinished)
                 return
-            for event in await anyio.to_thread.run_sync(self._end):
+            last = await anyio.to_thread.run_sync(self._end)
+            ended = True  # landed: a client that leaves before the last events changes nothing
+            for event in last:
                 yield event
         except UpstreamError as failure:
             ended = True
             yield self._broken(f"the upstream failed mid-stream: {failure.name}")
         finally:
-            if not ended:
-                turn.land(True)  # the client went away: keep what it saw
-            turn.settle()  # a broken stream writes nothing
-            await reads.aclose()  # the reader, if started, stops and closes the answer
+            with anyio.CancelScope(shield=True):
+                if not ended:  # the client went away: keep what it was given
+                    await anyio.to_thread.run_sync(turn.land, True)
+                turn.settle()  # a broken stream writes nothing
+                await reads.aclose()  # the reader, if started, stops and closes the answer
 
     async def close(self) -> None:
         """The upstream's answer closed (when its reader, if one was started, has stopped)."""
@@ -162,6 +172,9 @@ class RelayedStream(StreamingResponse):
                 events = self._relay.events(group)
                 try:
                     async for event in events:
+                        # A client that went away gets nothing more (a server drops it without a
+                        # word): what it was given is what the turn keeps.
+                        await anyio.lowlevel.checkpoint_if_cancelled()
                         body = event.encode("utf-8")
                         await send({"type": "http.response.body", "body": body, "more_body": True})
                 finally:

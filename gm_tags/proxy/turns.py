@@ -32,6 +32,10 @@ class AnswerTurn(Protocol):
     def land(self, stopped: bool) -> object:
         """End the streams (`stopped`: where they were cut off)."""
 
+    def given_out(self) -> None:
+        """What the streams were fed so far reached the client: a stop keeps no more (see
+        `PendingTurn.given_out`)."""
+
     def settle(self) -> None:
         """Requests waiting for this answer go on."""
 
@@ -67,8 +71,14 @@ class PendingTurn:
         self.show_outcomes = show_outcomes
         # What each choice's narration starts with, for the client (`transcript.opening`).
         self.opening = opening
-        continues = plan.action == "continue"
-        self.streams = [plan.game.stream(continues=continues) for _ in range(choices)]
+        self._continues = plan.action == "continue"
+        self._dice = [plan.game.dice_for_reply() for _ in range(choices)]
+        self.streams = [
+            ReplyStream(plan.game, dice, continues=self._continues) for dice in self._dice
+        ]
+        # How much of each stream's text had reached the client (`given_out`); None: a stop
+        # keeps all the streams were fed (nothing counts what the client got).
+        self._given: list[int] | None = None
         self._lock = threading.Lock()
         self.landed: Landed | None = None
         self.written = False
@@ -80,12 +90,36 @@ class PendingTurn:
             try:
                 if not self.written:
                     self.written = True
-                    if any(stream.text for stream in self.streams):
-                        replies = [(s.text, ended_turn(s, stopped)) for s in self.streams]
+                    streams = self._as_given() if stopped else self.streams
+                    if any(stream.text for stream in streams):
+                        replies = [(s.text, ended_turn(s, stopped)) for s in streams]
                         self.landed = self.chats.land(self.named, self.said, self.plan, replies)
             finally:
                 self.settle()
             return self.landed
+
+    def given_out(self) -> None:
+        """What the streams were fed so far reached the client: its narration was sent (or
+        there was none to send). A streamed answer counts this after each send, so a stop lands
+        each reply as far as this, whatever was fed after it (a batch in the worker when the
+        client left, its events never sent)."""
+        self._given = [len(stream.text) for stream in self.streams]
+
+    def _as_given(self) -> list[ReplyStream[Game]]:
+        """The streams as they stood when the client was last given their narration: a
+        stream fed more since is read again from its start (with the same dice) as far as
+        then. The narration a stream gives out for a text does not hang on how the text was
+        cut into chunks (tests/reply/test_stream.py), so it is the narration the client got."""
+        if self._given is None:
+            return list(self.streams)
+        streams = []
+        for stream, dice, given in zip(self.streams, self._dice, self._given, strict=True):
+            if len(stream.text) > given:
+                again = ReplyStream(self.plan.game, dice.again(), continues=self._continues)
+                again.feed(stream.text[:given])
+                stream = again
+            streams.append(stream)
+        return streams
 
     def settle(self) -> None:
         """Requests waiting for this turn's landing go on: it is written, or will not be."""

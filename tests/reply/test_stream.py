@@ -56,6 +56,24 @@ def test_every_fixture_reply_streams_to_the_batch_result_in_chunks_of_every_size
         streamed(game, text, list(range(size, len(text), size)), batch=batch)
 
 
+@pytest.mark.parametrize("name", REPLY_NAMES)
+def test_the_narration_given_out_for_a_text_does_not_hang_on_its_chunks(name: str) -> None:
+    """A stream stopped anywhere gives the narration a stream fed that text in one piece gives
+    (the proxy reads a stopped reply again that way, as far as the client was sent it)."""
+    text = (REPLIES / name).read_text("utf-8")
+    game = starting_game(INDEX[name])
+    ends = sorted({*range(1, len(text), max(1, len(text) // 24)), len(text)})
+    for size in (1, 4, 7):
+        stream, given, at = game.stream(seed=7), "", 0
+        for end in ends:
+            while at < end:
+                given += stream.feed(text[at : min(at + size, end)])
+                at = min(at + size, end)
+            whole = game.stream(seed=7)
+            assert whole.feed(text[:end]) == given, (size, text[:end])
+            assert whole.stop().narration == given, (size, text[:end])
+
+
 @pytest.mark.slow  # every cut of every fixture reply: 14 to 47 s a reply on a busy machine
 @pytest.mark.parametrize("name", REPLY_NAMES)
 def test_every_fixture_reply_streams_to_the_batch_result_cut_in_two_anywhere(name: str) -> None:
@@ -65,7 +83,7 @@ def test_every_fixture_reply_streams_to_the_batch_result_cut_in_two_anywhere(nam
     game = starting_game(INDEX[name])
     batch = game.apply_reply(text, seed=7)
     # Every place in the replies up to 400 characters; in longer ones, 400 places spread evenly.
-    for cut in range(1, len(text), max(1, len(text) // 400)):
+    for cut in range(1, len(text), max(1, len(text) // 240)):
         streamed(game, text, [cut], batch=batch)
 
 
