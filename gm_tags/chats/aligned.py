@@ -15,7 +15,7 @@ more or fewer), or, for a stretch, from where the store's index found its last r
 text said many times in a long line does not make it guess.
 
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
-`walk.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
+`best.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
 (an edit or a deletion further back, a reply cut before the last, a reply shown as its raw
 text) is left to the full walk. The full walk ranks last a walk after whose end the window
 shows a reply the store holds on other chats alone (the window's walk has no reply after its

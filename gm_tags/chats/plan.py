@@ -1,6 +1,6 @@
 """The step a request takes on the stored lines, with the transcript as the truth.
 
-The walk that decides (`walk.best_walk`) says how far the client's conversation is a line the
+The walk that decides (`best.best_walk`) says how far the client's conversation is a line the
 store holds. Then:
 
 - the conversation is the whole line and a user message more: a reply added to the line;
@@ -24,9 +24,10 @@ from typing import Literal
 from ..game import Game
 from ..history import Chat, Message
 from ..history_pages import appended
+from .best import best_walk
 from .retell import Told, cut_swipe, retell
 from .transcript import Said, key_of, next_line_id
-from .walk import Matched, Walk, best_walk
+from .walk import Matched, Walk
 
 Action = Literal["reply", "regenerate", "continue"]
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..chats.aligned import aligned_walk
+from ..chats.best import best_walk
 from ..chats.plan import Plan, plan_on
 from ..chats.served import RETRIES, ServedChats
 from ..chats.shown import Indexes
@@ -42,7 +43,6 @@ from ..chats.transcript import (
     line_number,
     roles_of,
 )
-from ..chats.walk import best_walk
 from ..game import Game
 from ..history import Chat
 from ..history_pages import first_change

@@ -1,4 +1,4 @@
-"""Placing a client's transcript on a stored line (`chats/walk.best_walk`) costs the transcript's
+"""Placing a client's transcript on a stored line (`chats/best.best_walk`) costs the transcript's
 length, not its square: per turn, a transcript of sixteen times the turns costs at most 5x as much
 (a square would cost 16x; issue #29). Before, a walk was started from every place counted back
 from an anchor and walked on from each: 100 turns took 0.46 s here, 1,000 turns 25 s. Each size
@@ -13,8 +13,8 @@ import statistics
 import time
 from typing import Any
 
+from gm_tags.chats.best import best_walk
 from gm_tags.chats.transcript import Said
-from gm_tags.chats.walk import best_walk
 from gm_tags.history import Chat
 from tests.benchmarks.test_proxy_costs import played
 

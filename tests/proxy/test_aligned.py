@@ -1,5 +1,5 @@
 """The proxy's fast path (`gm_tags.chats.aligned`) places a transcript exactly where the full walk
-(`gm_tags.chats.walk.best_walk`) does: on varied lines and transcripts (forks, events, swipes,
+(`gm_tags.chats.best.best_walk`) does: on varied lines and transcripts (forks, events, swipes,
 repeated messages, edits, deletions, slid windows, cut replies, white space; the store's index
 missing some finds), whenever the fast path takes a transcript, its walk and the plan made from
 it are the full walk's; and it does take the common ones (a reply, a regenerate, a continue on
@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from gm_tags import Game, load_ruleset
 from gm_tags.chats.aligned import aligned_walk
+from gm_tags.chats.best import best_walk
 from gm_tags.chats.plan import Plan, plan_on, plan_step
 from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said, bare
-from gm_tags.chats.walk import Walk, best_walk
+from gm_tags.chats.walk import Walk
 from gm_tags.history import Chat
 from gm_tags.history_pages import PAGE
 from gm_tags.store import Chats, SqliteStore
