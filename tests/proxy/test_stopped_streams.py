@@ -8,7 +8,8 @@ moment; the interleavings are forced by events, never by sleeping:
   never sent: issue #29's race, where the stored narration ran past the client's);
 - right after the client got its Nth body, for every N (before the first narration, between two
   sends, in the read-ahead);
-- at the `--max-reply` cut.
+- at the `--max-reply` cut;
+- after a check whose branch the client saw (the reply read again throws the same dice).
 """
 
 from __future__ import annotations
@@ -238,7 +239,9 @@ def test_a_client_that_leaves_after_any_body_has_the_reply_stored_as_far_as_it_g
     assert not whole.gone
     for after in range(1, len(whole.bodies)):
         client = proxied.stopped(path, pieces, after)
-        assert client.gone, after
+        if not client.gone:  # the reads came together this time: fewer bodies, all of them got
+            assert len(client.bodies) <= after and client.narration() == whole.narration()
+            continue
         swipe = proxied.stored(client)
         if swipe is None:  # nothing of the reply had come: nothing to keep
             assert client.narration() == "", after
