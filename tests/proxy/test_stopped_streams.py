@@ -103,8 +103,8 @@ class LeavingClient:
         }
         await app(scope, self.receive, self.send)
 
-    def narration(self) -> str:
-        """The narration the client got."""
+    def narration(self, index: int | None = None) -> str:
+        """The narration the client got (of choice `index`, or all)."""
         text = b"".join(self.bodies).decode("utf-8")
         data = [line[6:] for line in text.splitlines() if line.startswith("data: ")]
         events = [json.loads(one) for one in data if one != "[DONE]"]
@@ -114,6 +114,7 @@ class LeavingClient:
             choice["delta"].get("content") or ""
             for event in events
             for choice in event.get("choices") or []
+            if index in (None, choice.get("index", 0))
         )
 
 
@@ -147,14 +148,24 @@ class Proxied:
         self.asked = 0
         self.current: LeavingClient | None = None  # the client of the request going on
 
-    def stopped(self, path: str, pieces: list[str], after: int | None = None) -> LeavingClient:
-        """A client's streamed request answered with `pieces` of text, one event each; it
-        leaves after its `after`th body (or when a test's hook makes it)."""
+    def stopped(
+        self, path: str, pieces: list[str], after: int | None = None, *, choices: int = 1
+    ) -> LeavingClient:
+        """A client's streamed request answered with `pieces` of text, one event each (each
+        choice's in turn, `n` > 1: the piece numbered by its choice); it leaves after its
+        `after`th body (or when a test's hook makes it)."""
         self.asked += 1
         said = [{"role": "user", "content": f"We try, take {self.asked}."}]
         if path == CHAT:
-            self.upstream.script({"raw": [_delta(piece) for piece in ["", *pieces]]})
+            raw = [
+                _delta(piece.replace("Bells", f"Bells {index}") if choices > 1 else piece, index)
+                for piece in ["", *pieces]
+                for index in range(choices)
+            ]
+            self.upstream.script({"raw": raw})
             body: dict[str, Any] = {"model": "m", "messages": said, "stream": True}
+            if choices > 1:
+                body["n"] = choices
         else:
             answer = anthropic.streamed((anthropic.text_block(""), pieces))
             self.upstream.messages.queue.append(answer)
@@ -165,12 +176,17 @@ class Proxied:
 
     def stored(self, client: LeavingClient) -> dict[str, Any] | None:
         """The swipe stored for `client`'s reply (None: nothing was)."""
+        swipes = self.swipes(client)
+        return swipes[-1] if swipes else None
+
+    def swipes(self, client: LeavingClient) -> list[dict[str, Any]]:
+        """The swipes of `client`'s reply (one a choice), as stored."""
         store = open_store(str(self.db))
         try:
             for chat in map(store.load, store.chat_ids()):
                 if chat.messages[0].swipes[0]["text"] == client.said:
-                    return dict(chat.messages[-1].swipes[-1])
-            return None
+                    return [dict(swipe) for swipe in chat.messages[-1].swipes]
+            return []
         finally:
             store.close()
 
@@ -179,9 +195,9 @@ def pieces_of(text: str, size: int = 6) -> list[str]:
     return [text[at : at + size] for at in range(0, len(text), size)]
 
 
-def _delta(piece: str) -> dict[str, Any]:
+def _delta(piece: str, index: int = 0) -> dict[str, Any]:
     delta = {"content": piece} if piece else {"role": "assistant"}
-    return chunk([{"index": 0, "delta": delta, "finish_reason": None}])
+    return chunk([{"index": index, "delta": delta, "finish_reason": None}])
 
 
 def ticks(swipe: dict[str, Any]) -> list[str]:
@@ -228,6 +244,19 @@ def test_a_batch_in_the_worker_when_the_client_leaves_is_not_kept(
     seen = [receipt.to_dict()["now"] for receipt in starting_game().apply_reply(SEEN).receipts]
     assert ticks(swipe) == seen  # the tick in the batch never reached the client
     assert_stored_as_sent(swipe, client)
+
+
+def test_each_choice_of_a_stopped_stream_keeps_what_the_client_got_of_it(
+    proxied: Proxied, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(streaming, "_taken", worked_while_leaving(proxied))
+    client = proxied.stopped(CHAT, [SEEN, IN_FLIGHT, *pieces_of(AFTER)], choices=2)
+    # Choice 0's first piece is the first narration; choice 1's came in the batch in flight.
+    assert [client.narration(0), client.narration(1)] == ["Bells 0. The guard turns.", ""]
+    swipes = proxied.swipes(client)
+    assert [swipe["narration"] for swipe in swipes] == [client.narration(0), ""]
+    seen = [receipt.to_dict()["now"] for receipt in starting_game().apply_reply(SEEN).receipts]
+    assert [ticks(swipe) for swipe in swipes] == [seen, []]
 
 
 @pytest.mark.parametrize("path", [CHAT, MESSAGES])
