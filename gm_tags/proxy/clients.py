@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
+import ssl
 import urllib.request
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -145,6 +147,7 @@ class AiohttpClient:
         self._timeout = aiohttp.ClientTimeout(
             total=None, connect=read, sock_connect=connect, sock_read=read
         )
+        self._tls = _tls_context()  # as the app is built, not on its first request
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -161,7 +164,7 @@ class AiohttpClient:
             # redirect followed.
             self._session = aiohttp.ClientSession(
                 timeout=self._timeout,
-                connector=aiohttp.TCPConnector(ssl=httpx2.create_ssl_context()),
+                connector=aiohttp.TCPConnector(ssl=self._tls),
                 max_line_size=_LONGEST_HEAD,
                 max_field_size=_LONGEST_HEAD,
             )
@@ -231,6 +234,13 @@ class _AiohttpAnswer:
 
 # The longest status line or header an upstream may send (aiohttp's own limit is 8,190 bytes).
 _LONGEST_HEAD = 1 << 20
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """httpx2's TLS context, made once a process: loading the system's trust store took the
+    first request after a start 0.1 to 0.6 s (docs/proxy.md, "Measured")."""
+    return httpx2.create_ssl_context()
 
 
 def _without_login(url: str) -> tuple[str, str | None]:

@@ -3,7 +3,9 @@
 the official `openai` client straight from that server, through a bare pass-through hop (the
 floor of any Python hop: `tests.benchmarks.passthrough`) and through a real `gm-tags proxy`
 process, in turn, round after round. Reported: the median wait for the first narration token
-and for the last, each way, and what the hop and the proxy add.
+and for the last, each way, and what the hop and the proxy add. The test server sends the whole
+reply at once (the hop relays it as the client waits for its first token); the paced run has it
+send its chunks `PACE` apart, as a model writes them.
 
 Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
 """
@@ -41,9 +43,17 @@ def floor_url(upstream: Upstream) -> Iterator[str]:
         stopped(process)
 
 
-def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, float]:
-    """Seconds to the first content token and to the last one."""
-    upstream.script({"reply": HEAVY, "chunk": 4})
+# Seconds between two chunks of the paced reply (a model writing ~100 tokens a second), and that
+# reply: the heavy one's first two tags and the prose around them (~40 chunks).
+PACE = 0.01
+PACED = HEAVY[: HEAVY.index("there.") + len("there.")]
+
+
+def waits(
+    client: OpenAI, upstream: Upstream, opening: str, step: dict[str, Any]
+) -> tuple[float, float]:
+    """Seconds to the first content token and to the last one, the upstream answering `step`."""
+    upstream.script(step)
     began = time.perf_counter()
     first = last = 0.0
     chunks = client.chat.completions.create(
@@ -57,24 +67,38 @@ def waits(client: OpenAI, upstream: Upstream, opening: str) -> tuple[float, floa
 
 
 def test_proxy_streaming_waits(
-    benchmark: Any,
-    upstream: Upstream,
-    proxy_url: str,
-    floor_url: str,
-    request: pytest.FixtureRequest,
+    benchmark: Any, upstream: Upstream, proxy_url: str, floor_url: str
 ) -> None:
     urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
+    streaming_waits(benchmark, upstream, {"reply": HEAVY, "chunk": 4}, urls)
+
+
+def test_proxy_streaming_waits_paced(
+    benchmark: Any, upstream: Upstream, proxy_url: str, floor_url: str
+) -> None:
+    urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
+    streaming_waits(benchmark, upstream, {"reply": PACED, "chunk": 4, "delay": PACE}, urls)
+
+
+def streaming_waits(
+    benchmark: Any, upstream: Upstream, step: dict[str, Any], urls: dict[str, str]
+) -> None:
+    """The first and last token's waits `ROUNDS` times each way (`urls`: direct, the bare hop,
+    the proxy, in turn), `upstream` answering `step`; the medians printed and kept."""
     clients = {way: OpenAI(base_url=url, api_key="k", max_retries=0) for way, url in urls.items()}
-    for client in clients.values():
-        request.addfinalizer(client.close)
     measured: dict[str, list[tuple[float, float]]] = {way: [] for way in urls}
 
     def rounds() -> None:
         for at in range(ROUNDS):
             for way, client in clients.items():
-                measured[way].append(waits(client, upstream, f"Benchmark {way} round {at}."))
+                opening = f"Benchmark {way} round {at}."
+                measured[way].append(waits(client, upstream, opening, step))
 
-    benchmark.pedantic(rounds, rounds=1, iterations=1)
+    try:
+        benchmark.pedantic(rounds, rounds=1, iterations=1)
+    finally:
+        for client in clients.values():
+            client.close()
     medians = {
         way: (statistics.median(f for f, _ in got), statistics.median(t for _, t in got))
         for way, got in measured.items()
