@@ -232,6 +232,7 @@ def needs_extra(command: str, extra: str) -> int:
 def run_server(app: Any, args: argparse.Namespace) -> int:
     import uvicorn
 
+    _built_ahead()
     _settle_the_heap()
     # Open event streams (a play page left open) must not hold a stopping server: 3 s at most.
     uvicorn.run(
@@ -242,6 +243,18 @@ def run_server(app: Any, args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
     )
     return OK
+
+
+def _built_ahead() -> None:
+    """What the first reply would wait for, built before the server listens: the tag grammar's
+    parser and the patterns a streamed reply's tags are found with (importing lark and building
+    the grammar took the proxy's first request ~0.1 s more than the next; docs/proxy.md,
+    "Measured")."""
+    from ..grammar import opening
+    from ..narrator import opening_so_far
+
+    opening()
+    opening_so_far()
 
 
 def _settle_the_heap() -> None:
