@@ -5,10 +5,10 @@ or whole), and a failure to reach the upstream or to read it is an `UpstreamErro
 the client's answer.
 
 A network upstream is asked through aiohttp (`AiohttpClient`): relaying a reply costs it a third
-of the CPU httpx2 spends, and a bare hop on it adds ~0.1 ms to the first token where one on httpx2
-adds ~5 ms (docs/proxy.md, "Measured"); the first token's goal, 2 ms after the upstream's, is out
-of reach on httpx2 alone. httpx2 stays where a transport object answers in-process
-(`HttpxClient`): the `replay:` upstream and the tests' scripted upstreams.
+of the CPU httpx2 spends, and a bare hop on it adds 1 to 3 ms to the first token where one on
+httpx2 adds 5 to 9 ms (docs/proxy.md, "Measured"); the first token's goal, 2 ms after the
+upstream's, is out of reach on httpx2 alone. httpx2 stays where a transport object answers
+in-process (`HttpxClient`): the `replay:` upstream and the tests' scripted upstreams.
 """
 
 from __future__ import annotations
