@@ -14,15 +14,18 @@ begins follows from its length (the line's shown messages, less the window's, an
 more or fewer), or, for a stretch, from where the store's index found its last reply: the same
 text said many times in a long line does not make it guess.
 
+The same holds a few messages further back (`further`): the player edited one of their lines
+before their last, or the client deleted messages before the last exchange.
+
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
 `best.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
-(an edit or a deletion further back, a reply cut before the last, a reply shown as its raw
-text) is left to the full walk. The full walk ranks last a walk after whose end the window
-shows a reply the store holds on other chats alone (the window's walk has no reply after its
-end: that only ranks others lower), then walks by how far into the transcript they reach,
-then how many messages they match, then the fewest edited; then the line started last, then
-one matched to its end, then the earliest place. The window's walk matches every message it
-can, none edited:
+(an edit of a reply, a line edited to one a line read holds, a deletion between two replies, a
+reply cut before the last, a reply shown as its raw text) is left to the full walk. The full
+walk ranks last a walk after whose end the window shows a reply the store holds on other chats
+alone (the window's walk has no reply after its end: that only ranks others lower), then walks
+by how far into the transcript they reach, then how many messages they match, then the fewest
+edited; then the line started last, then one matched to its end, then the earliest place. The
+window's walk matches every message it can, none edited:
 
 - it is a walk the full walk makes: from the line's start, or, for a window that slid, from
   where it begins, counted back from a reply of the window the store's index found at its
@@ -83,15 +86,15 @@ def aligned_walk(
     held = {index for _, index, _ in anchors}
     for order in range(len(lines) - 1, -1, -1):
         line, shown = lines[order]
-        shapes = _shapes(shown, said) + _shapes_found(shown, said, found.get(line, ()))
-        for skip, matched in dict.fromkeys(shapes):
-            walk = _window(line, shown, said, skip, matched)
-            if walk is not None and _decides(walk, skip, order, lines, said, found, held):
+        tried = shapes(shown, said) + _shapes_found(shown, said, found.get(line, ()))
+        for skip, matched in dict.fromkeys(tried):
+            walk = window_walk(line, shown, said, skip, matched)
+            if walk is not None and decides(walk, skip, order, lines, said, found, held):
                 return walk
     return None
 
 
-def _shapes(shown: Shown, said: Sequence[Said]) -> list[tuple[int, int]]:
+def shapes(shown: Shown, said: Sequence[Said]) -> list[tuple[int, int]]:
     """Where on the line `said` may be its end as shown, a message more or fewer: how many of
     the line's shown messages the window leaves out before it, and how many of `said` it
     matches. A regenerate (the line's last message a reply the client dropped) is tried before
@@ -126,7 +129,7 @@ def _shapes_found(
     return [(skip, matched) for skip, matched in shapes if skip >= 0]
 
 
-def _decides(
+def decides(
     found: Walk,
     skip: int,
     order: int,
@@ -138,28 +141,42 @@ def _decides(
     """Whether the full walk chooses `found`, the window of `said` on line `order` leaving
     `skip` of its shown messages out before it (the module's note gives the argument)."""
     shown = lines[order][1]
-    here = anchors.get(found.line, set())
-    if skip and not any(
-        index < found.matched and position == shown.positions[skip + index]
-        for index, position in here
-    ):
+    if skip and not counted_back(shown, anchors.get(found.line, set()), skip, found.matched):
         return False  # the full walk starts at the line's start and counts back from anchors
-    # A line started later that matches every message this walk matches ties with it, and
-    # wins: it holds the latest user message among them.
-    later = lines[order + 1 :]
-    latest = next((one for one in reversed(said[: found.matched]) if one.role == "user"), None)
-    if later and (latest is None or any(index.holds_user(latest.text) for _, index in later)):
+    if later_holds(order, lines, said[: found.matched]):
         return False
     if found.matched < len(said) and not _reaches_no_further(found, said, lines, held):
         return False
-    if found.to_the_end:
+    return found.to_the_end or ends_alone(shown, skip, said[: found.matched])
+
+
+def counted_back(shown: Shown, here: Collection[tuple[int, int]], skip: int, matched: int) -> bool:
+    """Whether the store's index found one of the window's first `matched` replies at its place
+    on the line, the window leaving `skip` of its shown messages out: the full walk counts back
+    from it to where the window begins."""
+    return any(
+        index < matched and position == shown.positions[skip + index] for index, position in here
+    )
+
+
+def later_holds(order: int, lines: Sequence[tuple[str, Shown]], matched: Sequence[Said]) -> bool:
+    """Whether a line started after line `order` may match every message of `matched` (the
+    walk's) and win the tie: it holds the latest user message among them."""
+    later = lines[order + 1 :]
+    latest = next((one for one in reversed(matched) if one.role == "user"), None)
+    if not later:
+        return False
+    return latest is None or any(index.holds_user(latest.text) for _, index in later)
+
+
+def ends_alone(shown: Shown, skip: int, window: Sequence[Said]) -> bool:
+    """Whether no walk of the line that matches every message of `window` (from its shown
+    message `skip`, ending before the line's end) wins the tie: none can begin before the
+    line's start, nor end on a message of another role than the line's last; else one from an
+    earlier place, or to the line's end, would (`_alone_on_line`)."""
+    if not skip and shown.roles[-1] != roles_of(window)[-1]:
         return True
-    # A walk of the line that matches as many messages from an earlier place, or to the line's
-    # end, wins the tie: none can begin before the line's start, nor end on a message of
-    # another role than the line's last.
-    if not skip and shown.roles[-1] != roles_of(said)[found.matched - 1]:
-        return True
-    return _alone_on_line(shown, skip + found.matched - 1, said[: found.matched])
+    return _alone_on_line(shown, skip + len(window) - 1, window)
 
 
 def _reaches_no_further(
@@ -200,7 +217,9 @@ def _alone_on_line(shown: Shown, last: int, window: Sequence[Said]) -> bool:
     return before.role == "user" and not shown.answered(before.text, after.text, besides=last - 1)
 
 
-def _window(line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int) -> Walk | None:
+def window_walk(
+    line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int
+) -> Walk | None:
     """The walk of `said` on the line from its shown message `skip`, when the first `matched`
     messages are the line's from there as the line shows them (the last one may be the line's
     last reply shown as another of its swipes, or cut short: the client stopped it)."""

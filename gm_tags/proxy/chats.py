@@ -7,8 +7,9 @@ replies (the request's latest assistant messages, looked up by digest: a window 
 the opening lands on the same line). No request lists or reads every chat.
 
 A request that is a line as the proxy gave it out, and a message more or fewer, is placed on it
-without the walk (`chats.aligned`: each line read keeps an index of what it shows); any other
-goes through the walk (`chats.walk`).
+without the walk (`chats.aligned`: each line read keeps an index of what it shows), and so is
+one with a player's line edited or messages deleted a few messages further back
+(`chats.further`); any other goes through the walk (`chats.walk`).
 
 A turn is planned once, when the request arrives (its snapshot is what the model's prompt
 shows). When it is written, under the line's lock, the revisions of the lines it was planned on
@@ -30,6 +31,7 @@ from typing import Any
 
 from ..chats.aligned import aligned_walk
 from ..chats.best import best_walk
+from ..chats.further import further_walk
 from ..chats.plan import Plan, plan_on
 from ..chats.served import RETRIES, ServedChats
 from ..chats.shown import Indexes
@@ -185,7 +187,11 @@ class ProxyChats:
         key, read, anchors, ids = self._found(named, said)
         lines = [(line, chat) for line, chat, _ in read]
         shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
-        best = aligned_walk(shown, said, anchors) or best_walk(lines, said, anchors)
+        best = (
+            aligned_walk(shown, said, anchors)
+            or further_walk(shown, said, anchors)
+            or best_walk(lines, said, anchors)
+        )
 
         def taken(under: str) -> list[str]:
             """The ids a new line is numbered among: the key's, as read just now."""

@@ -283,6 +283,33 @@ def reworded(client: TestClient, messages: list[dict[str, str]]) -> Callable[[],
     return ask
 
 
+def edited_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The player edits their line three exchanges back and writes a new line (the replies after
+    the edit stand: the reply goes on the line): that request's seconds. The player puts the
+    line back after, so the next requests show the line as it was given out."""
+
+    def ask() -> float:
+        at = len(messages) - 6
+        was = messages[at]
+        messages[at] = {"role": "user", "content": f"{was['content']} Quietly."}
+        took = asked(client, messages)()
+        messages[at] = was
+        return took
+
+    return ask
+
+
+def deleted_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The client deletes the exchange three back and the player writes a new line (a new line
+    of the chat starts there, the two exchanges after it told again): that request's seconds."""
+
+    def ask() -> float:
+        del messages[-6:-4]
+        return asked(client, messages)()
+
+    return ask
+
+
 def in_a_new_process(
     db: Path, monkeypatch: pytest.MonkeyPatch, canned: Canned, messages: list[dict[str, str]]
 ) -> Callable[[], float]:
@@ -363,14 +390,16 @@ def test_requests_off_the_fast_path_and_a_new_process_cost_what_a_new_line_does(
     assert all(value > 0 for value in figures.values())
 
 
-def test_a_deletion_and_an_edit_of_the_last_line_cost_a_new_line_and_its_write(
+def test_deletions_and_edits_cost_a_new_line_and_its_write(
     benchmark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a 10,000-turn chat, beside the next request with a new line: the last exchange
-    deleted and a new line written, and the last line edited (placed by `chats/aligned.py`).
-    Each starts a new line of the chat (nothing stored is overwritten): its new rows written,
-    the ones it shares with the line copied inside the store; that write, not the placing, is
-    most of what they cost."""
+    deleted and a new line written, the last line edited, the player's line three exchanges
+    back edited and a new line, the exchange three back deleted and a new line (all placed by
+    `chats/aligned.py` and `chats/further.py`, not the full walk). The deletions and the last
+    line edited start a new line of the chat (nothing stored is overwritten): its new rows
+    written, the ones it shares with the line copied inside the store; that write, not the
+    placing, is most of what they cost. An edit further back goes on the line."""
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
         shown = seeded(client, long_chat(SIZES[-1]))
         asked(client, shown)()  # the line's index is made on the first request, as a process would
@@ -378,6 +407,8 @@ def test_a_deletion_and_an_edit_of_the_last_line_cost_a_new_line_and_its_write(
             "new line": asked(client, shown),
             "deleted": deleted(client, shown),
             "edited": reworded(client, shown),
+            "edited 3 back": edited_back(client, shown),
+            "deleted 3 back": deleted_back(client, shown),
         }
         figures: dict[str, float] = {}
         benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)

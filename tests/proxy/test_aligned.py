@@ -1,10 +1,11 @@
-"""The proxy's fast path (`gm_tags.chats.aligned`) places a transcript exactly where the full walk
-(`gm_tags.chats.best.best_walk`) does: on varied lines and transcripts (forks, events, swipes,
-repeated messages, edits, deletions, slid windows, cut replies, white space; the store's index
-missing some finds), whenever the fast path takes a transcript, its walk and the plan made from
-it are the full walk's; and it does take the common ones (a reply, a regenerate, a continue on
-the line as given out or on a window that slid, a reply stopped, the last messages deleted, the
-last line edited)."""
+"""The proxy's fast path (`gm_tags.chats.aligned`, `gm_tags.chats.further`) places a transcript
+exactly where the full walk (`gm_tags.chats.best.best_walk`) does: on varied lines and
+transcripts (forks, events, swipes, repeated messages, edits, deletions, slid windows, cut
+replies, white space; the store's index missing some finds), whenever the fast path takes a
+transcript, its walk and the plan made from it are the full walk's; and it does take the common
+ones (a reply, a regenerate, a continue on the line as given out or on a window that slid, a
+reply stopped, the last messages deleted, the last line edited, a player's line edited or an
+exchange deleted a few back)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from gm_tags import Game, load_ruleset
 from gm_tags.chats.aligned import aligned_walk
 from gm_tags.chats.best import best_walk
+from gm_tags.chats.further import further_walk
 from gm_tags.chats.plan import Plan, plan_on, plan_step
 from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said, bare
@@ -34,6 +36,8 @@ KEY = "chat-x"
 PLAYERS = ("We wait.", "Mira climbs.", "Continue.", "We  wait. ", "Run!", "We wait here.")
 # A new player's line said before, or near it (an edit of one, as a window may begin with).
 SAID_AGAIN = (*PLAYERS, "We wait, all of us.")
+# Picks below this say one of PLAYERS or REPLIES; from it on, a text of their own.
+ALIKE = 10
 REPLIES = (
     "The rain falls.",
     'Bells ring. [clock: name="Alarm" tick="1"] On.',
@@ -64,14 +68,20 @@ def grown(chat: Chat, step: tuple[str, int]) -> Chat:
     kind, pick = step
     last = chat.messages[-1] if chat.messages else None
     if kind == "user" or last is None:
-        return chat.user(PLAYERS[pick % len(PLAYERS)])
+        return chat.user(PLAYERS[pick % len(PLAYERS)] if pick < ALIKE else f"We go on, {pick}.")
     if kind == "regenerate" and last.role == "reply":
-        return chat.regenerate(REPLIES[pick % len(REPLIES)], seed=pick)[0]
+        return chat.regenerate(told(pick), seed=pick)[0]
     if kind == "select" and last.role == "reply":
         return chat.select(pick % len(last.swipes))
     if kind == "event":
         return chat.record(f"rest {pick}", chat.game)
-    return chat.reply(REPLIES[pick % len(REPLIES)], seed=pick)[0]
+    return chat.reply(told(pick), seed=pick)[0]
+
+
+def told(pick: int) -> str:
+    """A reply: one of the few alike ones, or (`pick` from `ALIKE` on) one of its own, which
+    still shares runs of four characters with the others (a walk may take it for one edited)."""
+    return REPLIES[pick % len(REPLIES)] if pick < ALIKE else f"The hour turns, {pick}."
 
 
 def shown(chat: Chat) -> list[Said]:
@@ -129,7 +139,8 @@ def compared(
     their order among the finds: it gives a text a few places at most)."""
     indexes = Indexes()
     found = [one for at, one in enumerate(anchors(lines, said)) if at not in missed]
-    fast = aligned_walk([(line, indexes.of(line, chat)) for line, chat in lines], said, found)
+    shown_lines = [(line, indexes.of(line, chat)) for line, chat in lines]
+    fast = aligned_walk(shown_lines, said, found) or further_walk(shown_lines, said, found)
     if fast is not None:
         assert fields(fast) == fields(best_walk(lines, said, found))
         full = plan_step(KEY, lines, said, start(), found)
@@ -137,34 +148,46 @@ def compared(
     return fast
 
 
-steps = st.lists(
-    st.tuples(
-        st.sampled_from(["user", "reply", "reply", "regenerate", "select", "event"]),
-        st.integers(0, 9),
-    ),
-    min_size=1,
-    max_size=12,
-)
+def steps_of(picks: st.SearchStrategy[int]) -> st.SearchStrategy[list[tuple[str, int]]]:
+    return st.lists(
+        st.tuples(
+            st.sampled_from(["user", "reply", "reply", "regenerate", "select", "event"]), picks
+        ),
+        min_size=1,
+        max_size=12,
+    )
+
+
+# Steps of few texts, said again and again; and of texts mostly their own (a line in which an
+# edit or a deletion further back can be told).
+steps = steps_of(st.integers(0, ALIKE - 1))
+steps_apart = steps_of(st.integers(0, 99))
 
 
 CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
     *("cut", "cut", "drop", "drop", "reword"),
+    *("edit back", "delete back"),
 )
+# An edit or a deletion further back than the last exchange.
+BACK = ("edit back", "delete back")
 
 
 @st.composite
-def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
-    change = draw(st.sampled_from(CHANGES))
-    base = tuple(draw(steps))
+def cases(
+    draw: st.DrawFn, changes: Sequence[str] = CHANGES
+) -> tuple[list[tuple[str, Chat]], list[Said]]:
+    change = draw(st.sampled_from(changes))
+    drawn = steps_apart if change.endswith("back") and draw(st.booleans()) else steps
+    base = tuple(draw(drawn))
     if change == "swipe":
         base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
     chats = [built(base)]
     for _ in range(draw(st.integers(0, 1 if change == "swipe" else 2))):
         # A fork: a line that shares the start of an earlier one and goes on its own way.
         shared = draw(st.integers(0, len(base)))
-        chats.append(built(base[:shared] + tuple(draw(steps))))
+        chats.append(built(base[:shared] + tuple(draw(drawn))))
     if change == "next":
         # A line that stops where the first one goes on (the player deleted the rest there),
         # whose player says again what came next: mostly at a reply the first one answered.
@@ -213,6 +236,23 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
         users = [at for at, one in enumerate(said) if one.role == "user"]
         last = users[-1] if users else len(said) - 1
         said[last:] = [Said("user", draw(st.sampled_from([f"{said[last].text} Now.", "Go!"])))]
+    if change in ("edit back", "delete back") and said:
+        # The player edited one of their lines a few messages back (to a line of their own, or
+        # one a line read holds), or the client deleted a message or two there; then the player
+        # wrote a new line, or asked for the last reply again or for more.
+        back = len(said) - draw(st.integers(1, min(10, len(said))))
+        users = [n for n in range(back, len(said)) if said[n].role == "user"]
+        if change == "edit back" and users:
+            edited = draw(st.sampled_from(users))
+            text = draw(st.sampled_from([f"{said[edited].text} Now.", *SAID_AGAIN]))
+            said[edited] = Said("user", text)
+        else:
+            del said[back : back + draw(st.integers(1, 2))]
+        then = draw(st.sampled_from(["new", "regenerate", "continue"]))
+        if then == "new":
+            said.append(Said("user", "A new line."))
+        elif then == "regenerate" and said and said[-1].role == "assistant":
+            said.pop()
     at = draw(st.integers(0, max(0, len(said) - 2)))
     if change == "edit" and said:
         said[at] = Said(said[at].role, said[at].text + " (edited)")
@@ -239,6 +279,14 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, Chat]], list[Said]]:
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(cases(), st.frozensets(st.integers(0, 12), max_size=4))
 def test_the_fast_path_places_a_transcript_where_the_full_walk_does(
+    case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
+) -> None:
+    compared(*case, missed)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(cases(BACK), st.frozensets(st.integers(0, 12), max_size=4))
+def test_an_edit_or_a_deletion_further_back_is_placed_where_the_full_walk_does(
     case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
 ) -> None:
     compared(*case, missed)
@@ -321,6 +369,33 @@ def test_a_last_reply_the_client_stopped_takes_the_fast_path(line: Chat) -> None
             assert found is not None and found.replies[-1].cut
     plan = plan_on(found, KEY, [(KEY, line)], sent, start())
     assert plan.action == "reply" and plan.base.messages[-2].swipe.narration == "The r"
+
+
+def test_an_edit_or_a_deletion_further_back_takes_the_fast_path() -> None:
+    # Six exchanges, each told apart. The player edited their line three exchanges back (the
+    # replies after it stand: the line goes on), or the client deleted the exchange there, or
+    # its reply (a new line starts before it); then a new line, or a continue; from the line's
+    # start, or in a window that slid.
+    turns = range(ALIKE, ALIKE + 6)
+    apart = built(tuple(step for turn in turns for step in (("user", turn), ("reply", turn))))
+    lines, said = [(KEY, apart)], shown(apart)
+    edited = [*said[:-6], Said("user", "We go on, quietly."), *said[-5:]]
+    for gone in (slice(-6, -4), slice(-5, -4)):
+        kept = list(said)
+        del kept[gone]
+        for window in (edited, edited[3:], kept, kept[3:]):
+            for sent in (window, [*window, Said("user", "A new line.")]):
+                found = compared(lines, sent)
+                assert found is not None
+                if window[-6].text == "We go on, quietly.":
+                    assert found.first == len(window) - 5 and found.to_the_end
+                else:
+                    assert found.first == 0 and found.end == len(said) + gone.start
+    # Left to the full walk: an edit to a line said before (a walk may pass it there), or a
+    # deletion of the player's line between two replies (two replies are not told).
+    again = [*said[:-6], said[0], *said[-5:], Said("user", "A new line.")]
+    assert compared(lines, again) is None
+    assert compared(lines, [*said[:-6], *said[-5:], Said("user", "A new line.")]) is None
 
 
 def test_a_line_that_holds_none_of_the_replies_does_not_take_the_new_line() -> None:
