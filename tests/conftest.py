@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from gm_tags import Ruleset, load_ruleset
+from tests.missing import missing
 
 # No test may depend on the machine being idle: Hypothesis's 200 ms deadline and its health check
 # on slow data generation measure the machine (two workers beside other work), not the code.
@@ -29,7 +30,7 @@ LOOPBACK = "http://127.0.0.1"
 @pytest.fixture
 def reference_rulesets() -> Path:
     if not REFERENCE_RULESETS.is_dir():
-        pytest.skip(f"../shared is absent here: no reference rulesets at {REFERENCE_RULESETS}")
+        missing(f"../shared is absent here: no reference rulesets at {REFERENCE_RULESETS}")
     return REFERENCE_RULESETS
 
 

@@ -191,6 +191,21 @@ def test_an_unterminated_tag_is_held_no_longer_than_the_scanner_reads_for_one(ga
     assert receipt.reason is not None and receipt.reason.value == "malformed"
 
 
+@pytest.mark.parametrize("before", ["Ahead.", "Ahead. The hall is quiet. "])
+def test_a_tag_opening_in_a_chunk_with_no_end_in_reach_lets_the_prose_after_it_show(
+    game: Game, before: str
+) -> None:
+    # The tag opens while all is calm (the narrator's line lent to `feed`), in one chunk with
+    # more than the scanner's bound of prose after it: the scan settles it there, refused, and
+    # the prose after it is given out by that chunk's feed, as the batch narration has it.
+    prose = " and the corridor goes on" * (MAX_BODY // 25 + 2)
+    text = before + '[clock: name="Alarm" tick="1"' + prose + " More."
+    pieces, turn = streamed(game, text, [len(before), len(text) - len(" More.")])
+    assert pieces[1].endswith("the corridor goes on"), pieces[1][-40:]
+    (receipt,) = turn.receipts
+    assert receipt.reason is not None and receipt.reason.value == "malformed"
+
+
 def test_a_finished_stream_takes_no_more_and_finishes_the_same_again(game: Game) -> None:
     stream = game.stream()
     stream.feed("All quiet.")
