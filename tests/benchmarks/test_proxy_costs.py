@@ -41,6 +41,9 @@ from tests.proxy.inprocess import proxy_app_for
 SIZES = (2_500, 10_000)
 OTHERS = 10_000
 ROUNDS = 9
+# A short reply takes about 10 ms: the store's two figures are medians of more rounds, so one
+# busy moment on a shared machine does not decide a ratio whose target is 1.1x.
+ROUNDS_OF_OTHERS = 41
 # How many of its oldest turns a client whose context is full has dropped.
 DROPPED = 200
 REPLY = 'The patrol passes. [clock: name="Alarm" tick="1"] Mira waits.'
@@ -152,10 +155,10 @@ def reread(body: bytes) -> float:
     return time.perf_counter() - began
 
 
-def medians(work: dict[str, Callable[[], float]]) -> dict[str, float]:
+def medians(work: dict[str, Callable[[], float]], rounds: int = ROUNDS) -> dict[str, float]:
     """Each workload's median seconds, timed in turn, round after round."""
     times: dict[str, list[float]] = {name: [] for name in work}
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         for name, run in work.items():
             times[name].append(run())
     return {name: statistics.median(measured) for name, measured in times.items()}
@@ -196,7 +199,7 @@ def test_other_chats_cost_a_request_nothing(
         proxy_app_for(tmp_path / "crowded.db", monkeypatch) as (crowded, crowded_upstream),
     ):
         for upstream in (alone_upstream, crowded_upstream):
-            upstream.script(*[{"reply": REPLY}] * (ROUNDS + 1))
+            upstream.script(*[{"reply": REPLY}] * (ROUNDS_OF_OTHERS + 1))
         chats = hop(crowded).chats.chats
         for number in range(OTHERS):
             chats.put(f"other-{number}", {"path": "seeded"}, played(1, f"Table {number}"))
@@ -205,7 +208,10 @@ def test_other_chats_cost_a_request_nothing(
 
         def run() -> None:
             figures.update(
-                medians({"none": asked(alone, mine[0]), "others": asked(crowded, mine[1])})
+                medians(
+                    {"none": asked(alone, mine[0]), "others": asked(crowded, mine[1])},
+                    ROUNDS_OF_OTHERS,
+                )
             )
 
         benchmark.pedantic(run, rounds=1, iterations=1)
