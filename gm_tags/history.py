@@ -85,17 +85,22 @@ class HistoryError(GmTagsError, ValueError):
 
 @dataclass(frozen=True)
 class Swipe:
+    """One version of a message: its text, the snapshot it left and, for a reply, the reply
+    rewritten, its narration, its receipts and `thrown`, the faces its dice threw in order (a
+    reply read again throws them again; empty when it threw none, or was stored before they
+    were kept)."""
+
     text: str
     game: Game
     reply: str = ""
     narration: str = ""
     receipts: tuple[dict[str, Any], ...] = ()
+    thrown: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, text: str, turn: Turn[Game]) -> Swipe:
-        return cls(
-            text, turn.game, turn.reply, turn.narration, tuple(r.to_dict() for r in turn.receipts)
-        )
+        receipts = tuple(r.to_dict() for r in turn.receipts)
+        return cls(text, turn.game, turn.reply, turn.narration, receipts, turn.thrown)
 
     def narrated(self, narration: str) -> Swipe:
         """This swipe with the players reading `narration` (the same text as theirs, spaced as
@@ -116,9 +121,11 @@ class StoredSwipe(Swipe):
         reply: str,
         narration: str,
         receipts: tuple[dict[str, Any], ...],
+        thrown: tuple[int, ...] = (),
     ) -> Swipe:
         swipe = object.__new__(cls)
-        fields = {"text": text, "reply": reply, "narration": narration, "receipts": receipts}
+        fields: dict[str, object] = {"text": text, "reply": reply, "narration": narration}
+        fields.update(receipts=receipts, thrown=thrown)
         swipe.__dict__.update(fields, _made=game)
         return swipe
 
@@ -133,7 +140,9 @@ class StoredSwipe(Swipe):
 
     def narrated(self, narration: str) -> Swipe:
         # Its snapshot is this one's, still made only when asked for.
-        return StoredSwipe.read(self.text, lambda: self.game, self.reply, narration, self.receipts)
+        return StoredSwipe.read(
+            self.text, lambda: self.game, self.reply, narration, self.receipts, self.thrown
+        )
 
 
 @dataclass(frozen=True)
@@ -213,6 +222,7 @@ class Chat:
             last.swipe.reply + turn.reply,
             last.swipe.narration + turn.narration,
             (*last.swipe.receipts, *added),
+            last.swipe.thrown + turn.thrown,  # read again whole, it throws them in this order
         )
         swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes))

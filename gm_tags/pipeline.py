@@ -11,7 +11,7 @@ nothing a reply holds can make this raise. Each tag is bound and run by its fami
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from .commands import Refused
@@ -42,12 +42,15 @@ _MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
 @dataclass(frozen=True, slots=True)
 class Turn(Generic[S]):
     """A processed reply: `reply` with every command tag a receipt, the `narration` the player
-    reads, the `receipts` in reply order, and the `game` snapshot the reply left."""
+    reads, the `receipts` in reply order, and the `game` snapshot the reply left. `thrown`: every
+    face its dice threw, in order (a stored reply read again throws them again: `ThrownAgain`);
+    not part of what a turn says, so turns that differ only in it are equal."""
 
     reply: str
     narration: str
     receipts: tuple[Receipt, ...]
     game: S
+    thrown: tuple[int, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +136,7 @@ class ReplyRun(Generic[S]):
             narration=narrate(reply, sorted(hidden)) if narration is None else narration,
             receipts=tuple(receipts),
             game=self._draft.freeze(recent=recent, rolled=rolled, turn=game.turn + 1),
+            thrown=self.dice.thrown,
         )
 
 

@@ -175,7 +175,8 @@ def _reconciled_last(best: Walk) -> Chat:
         return chat
     if matched.cut:
         message = chat.messages[last_at]
-        cut = cut_swipe(chat.before_last_reply(), message.swipes[matched.swipe].text, matched.shown)
+        stored = message.swipes[matched.swipe]
+        cut = cut_swipe(chat.before_last_reply(), stored.text, matched.shown, stored.thrown)
         swipes = (*message.swipes, cut)
         return _with_message(chat, last_at, Message("reply", swipes, len(swipes) - 1))
     if matched.swipe != chat.messages[last_at].selected:
@@ -215,7 +216,8 @@ def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Seq
     fork = Chat(chat.start, chat.messages[: departs.position])
     message = chat.messages[departs.position]
     if departs.cut:
-        swipe = cut_swipe(fork.game, message.swipes[departs.swipe].text, departs.shown)
+        stored = message.swipes[departs.swipe]
+        swipe = cut_swipe(fork.game, stored.text, departs.shown, stored.thrown)
         chosen = Message("reply", (*message.swipes, swipe), len(message.swipes))
     else:
         chosen = replace(message, selected=departs.swipe)

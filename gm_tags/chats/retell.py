@@ -9,10 +9,11 @@ swipe), the rest of its conversation is told again in order on the new line:
   reply at that place, any swipe, whole or cut) and by text second (any reply of the lines
   read): when the snapshot before it is the one it was stored on, the stored swipe itself
   (what it did stands, dice and all); else its text applied again to the snapshot now before
-  it, cut where the client cut it. A message the proxy never gave out (a greeting, a pasted
-  reply) is applied as the text it is; one that shows no stored reply where the old line holds
-  one is that reply, edited by the player (what it did stands), and so is one that keeps at
-  least half of a reply near its place on another line read.
+  it, cut where the client cut it, with the faces its dice threw (`applied_again`). A message
+  the proxy never gave out (a greeting, a pasted reply) is applied as the text it is; one that
+  shows no stored reply where the old line holds one is that reply, edited by the player (what
+  it did stands), and so is one that keeps at least half of a reply near its place on another
+  line read.
 
 At most `RETELL_LIMIT` replies are applied again for one request; any after those are kept as
 plain text with no effect, so a pasted history costs a bounded amount of work.
@@ -24,9 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 
+from ..dice import Dice, ThrownAgain
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
+from ..pipeline import Turn, process
+from ..stream import ReplyStream
 from .transcript import Said, bare, same
 from .walk import (
     EDIT_KEEPS,
@@ -105,6 +109,7 @@ def _retold(
         if found is None:
             if budget:
                 budget -= 1
+                # No stored reply: no dice of its own to throw again.
                 chat = chat.replied(one.text, chat.game.apply_reply(one.text))
             else:
                 chat = _added(chat, Swipe(one.text, chat.game, one.text, one.text))
@@ -161,10 +166,11 @@ def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple
         plain = shown if shown is not None else message.swipe.narration
         return Message("reply", (Swipe(plain, game, plain, plain),)), budget
     budget -= 1
+    stored = message.swipes[found.swipe]
     if found.cut and shown is not None:
-        chosen = cut_swipe(game, text, shown)
+        chosen = cut_swipe(game, text, shown, stored.thrown)
     else:
-        chosen = Swipe.of(text, game.apply_reply(text))
+        chosen = Swipe.of(text, applied_again(game, text, stored.thrown))
     if same:  # cut: a new swipe beside the ones stored
         return Message("reply", (*message.swipes, chosen), len(message.swipes)), budget
     swipes: list[Swipe] = []
@@ -175,7 +181,7 @@ def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple
             swipes.append(chosen)
         elif budget:
             budget -= 1
-            swipes.append(Swipe.of(swipe.text, game.apply_reply(swipe.text)))
+            swipes.append(Swipe.of(swipe.text, applied_again(game, swipe.text, swipe.thrown)))
     if found.cut:
         selected = len(swipes)
         swipes.append(chosen)
@@ -187,25 +193,40 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     shows it as a message of its own (`text`): SillyTavern's send with an empty box (the GM
     speaks again) ends the request with the last reply, as a continue with a prefill does, and
     is stored as one. The reply's text after the part shown is applied on, cut where the client
-    cut it: its tags count once, in order."""
+    cut it: its tags count once, in order, and its dice throw on from where the part shown
+    stopped."""
     stored, before = split
     told, narration = bare(before) + bare(text), bare(stored.narration)
-    shown = chat.messages[-1].swipe.text  # the part the last message showed, as it was cut
+    cut = chat.messages[-1].swipe  # the part the last message showed, as it was cut
+    shown = cut.text
     if not bare(text) or not narration.startswith(told) or not stored.text.startswith(shown):
         return None
     remainder = stored.text[len(shown) :]
+    thrown = stored.thrown[len(cut.thrown) :]
     if narration != told:
-        return cut_swipe(chat.game, remainder, text)
-    return Swipe.of(remainder, chat.game.apply_reply(remainder))
+        return cut_swipe(chat.game, remainder, text, thrown)
+    return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))
 
 
-def cut_swipe(before: Game, text: str, shown: str) -> Swipe:
+def thrown_again(game: Game, thrown: Sequence[int]) -> Dice:
+    """Dice for a stored reply read again on `game`: the faces it threw (`Swipe.thrown`), in
+    order, then the game's own (a reply stored before its faces were kept throws new ones)."""
+    return ThrownAgain(thrown, game.dice_for_reply())
+
+
+def applied_again(game: Game, text: str, thrown: Sequence[int]) -> Turn[Game]:
+    """A stored reply's `text` applied again to `game`, throwing the faces it threw."""
+    return process(game, text, thrown_again(game, thrown))
+
+
+def cut_swipe(before: Game, text: str, shown: str, thrown: Sequence[int]) -> Swipe:
     """A reply cut to what the client shows of it (`shown`, a prefix of its narration, white
     space aside), applied to `before`: the reply is read as it would stream until its narration
     holds what the client shows, and stopped there; the tags that closed by then apply and none
-    after. The swipe's narration is the client's text."""
+    after, with the faces the whole reply threw (`thrown`: the client saw what they came to).
+    The swipe's narration is the client's text."""
     need = len(bare(shown))
-    stream = before.stream()
+    stream = ReplyStream(before, thrown_again(before, thrown))
     got = at = 0
     while got < need and at < len(text):
         # A piece of text gives at most as many characters of narration: never past `need`.
@@ -219,6 +240,7 @@ def cut_swipe(before: Game, text: str, shown: str) -> Swipe:
         turn.reply,
         shown,
         tuple(receipt.to_dict() for receipt in turn.receipts),
+        turn.thrown,
     )
 
 

@@ -33,6 +33,7 @@ from ..chats.aligned import aligned_walk
 from ..chats.best import best_walk
 from ..chats.further import further_walk
 from ..chats.plan import Plan, plan_on
+from ..chats.retell import thrown_again
 from ..chats.served import RETRIES, ServedChats
 from ..chats.shown import Indexes
 from ..chats.tenancy import TenantChats
@@ -57,6 +58,7 @@ from ..store import (
     UnknownChatError,
     shown_digest,
 )
+from ..stream import ReplyStream
 from ..tenants import DEFAULT_TENANT
 
 STRIPES = 64
@@ -219,11 +221,13 @@ class ProxyChats:
         said: Sequence[Said],
         planned: Plan,
         replies: Sequence[tuple[str, Turn[Game]]],
+        stopped: bool = False,
     ) -> Landed:
-        """Write the replies (each text with its turn worked out on `planned`'s snapshot) as
-        the request's step: as planned when none of the lines it was planned on changed since,
-        else planned again on the lines as they stand (another worker may have written to
-        them). The first reply is the step; the others, more swipes of it."""
+        """Write the replies (each text with its turn worked out on `planned`'s snapshot,
+        `stopped` where they were cut off) as the request's step: as planned when none of the
+        lines it was planned on changed since, else planned again on the lines as they stand
+        (another worker may have written to them), each reply read again there as it was given
+        out, with its dice. The first reply is the step; the others, more swipes of it."""
         with self._lock(self.chats.stored(key_of(planned.line))):
             for attempt in range(RETRIES + 1):
                 stands = attempt == 0 and self._unchanged(planned)
@@ -232,7 +236,9 @@ class ProxyChats:
                     plan.action == planned.action
                     and plan.game.to_document() == planned.game.to_document()
                 )
-                turns = [turn if same else _again(plan, text) for text, turn in replies]
+                turns = [
+                    turn if same else _again(plan, text, turn, stopped) for text, turn in replies
+                ]
                 after, first = _taken(plan, [text for text, _ in replies], turns)
                 try:
                     if plan.new:
@@ -299,10 +305,15 @@ def _replacing(plan: Plan, after: Chat) -> Callable[[Chat], tuple[Chat, None]]:
     return take
 
 
-def _again(plan: Plan, text: str) -> Turn[Game]:
-    if plan.action == "continue":
-        return plan.game.continue_reply(text)
-    return plan.game.apply_reply(text)
+def _again(plan: Plan, text: str, turn: Turn[Game], stopped: bool) -> Turn[Game]:
+    """A reply worked out on another snapshot, read again on `plan`'s: as it was given out (a
+    stopped one stops where it stopped), throwing the faces its dice threw (the client saw what
+    its checks came to)."""
+    stream = ReplyStream(
+        plan.game, thrown_again(plan.game, turn.thrown), continues=plan.action == "continue"
+    )
+    stream.feed(text)
+    return stream.stop() if stopped else stream.finish()[1]
 
 
 def _taken(plan: Plan, texts: Sequence[str], turns: Sequence[Turn[Game]]) -> tuple[Chat, int]:

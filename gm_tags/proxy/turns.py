@@ -93,7 +93,9 @@ class PendingTurn:
                     streams = self._as_given() if stopped else self.streams
                     if any(stream.text for stream in streams):
                         replies = [(s.text, ended_turn(s, stopped)) for s in streams]
-                        self.landed = self.chats.land(self.named, self.said, self.plan, replies)
+                        self.landed = self.chats.land(
+                            self.named, self.said, self.plan, replies, stopped
+                        )
             finally:
                 self.settle()
             return self.landed

@@ -204,6 +204,7 @@ class _Past:
                 swipe["reply"],
                 swipe["narration"],
                 tuple(swipe["receipts"]),
+                tuple(swipe.get("thrown", ())),
             )
             for number, swipe in enumerate(stored.swipes)
         )
@@ -223,6 +224,7 @@ class _Past:
                 swipe.reply,
                 swipe.narration,
                 swipe.receipts,
+                swipe.thrown,
             )
             for number, swipe in enumerate(message.swipes)
         )
@@ -297,6 +299,7 @@ def _stored(message: Message, *, games: _GameTexts, skip: int = 0) -> StoredMess
                 "reply": swipe.reply,
                 "narration": swipe.narration,
                 "receipts": list(swipe.receipts),
+                "thrown": list(swipe.thrown),
                 "game": games(swipe.game),
             }
             for swipe in message.swipes[skip:]

@@ -20,7 +20,8 @@ class Shown:
 @dataclass(frozen=True)
 class StoredMessage:
     """A message as stored: its role, its selected swipe, and each swipe's `text`, `reply`,
-    `narration`, `receipts` and `game` (its document as JSON text, or as a document)."""
+    `narration`, `receipts`, `thrown` (the faces its dice threw, in order; none when it was
+    stored before they were kept) and `game` (its document as JSON text, or as a document)."""
 
     role: str
     selected: int

@@ -30,7 +30,7 @@ def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, s
 
 def swipe_rows(
     chat_id: str, position: int, message: StoredMessage, first: int, written: int
-) -> Iterator[tuple[str, int, int, str, str, str, str, str, int]]:
+) -> Iterator[tuple[str, int, int, str, str, str, str, str, str, int]]:
     """The `swipes` rows of a message's swipes from `first` on, written at revision `written`."""
     for number, swipe in enumerate(message.swipes[first:], start=first):
         yield (
@@ -41,9 +41,20 @@ def swipe_rows(
             swipe["reply"],
             swipe["narration"],
             to_json(swipe["receipts"]) if swipe["receipts"] else "[]",  # most have none
+            thrown_text(swipe.get("thrown", ())),
             game_text(swipe["game"]),
             written,
         )
+
+
+def thrown_text(thrown: Iterable[int]) -> str:
+    """The faces a reply's dice threw, as stored: digits joined by commas ("" for none)."""
+    return ",".join(map(str, thrown))
+
+
+def thrown_faces(text: str) -> tuple[int, ...]:
+    """The faces `thrown_text` stored ("" for none, or stored before they were kept)."""
+    return tuple(int(face) for face in text.split(",")) if text else ()
 
 
 def message_shown_rows(
@@ -75,7 +86,8 @@ def stored_chat(
     chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> StoredChat:
     """A chat as read whole: its row (ruleset, start, revision, title), its messages (position,
-    role, selected) and its swipes (position, text, reply, narration, receipts, game) in order.
+    role, selected) and its swipes (position, text, reply, narration, receipts, thrown, game) in
+    order.
     Each swipe's game stays the JSON text it was stored as (a store copy writes it as it is)."""
     return StoredChat(
         json.loads(chat[0]),
@@ -90,12 +102,13 @@ def stored_messages(
     messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> tuple[StoredMessage, ...]:
     """Messages as read: (position, role, selected, ...) rows and their swipes' (position, text,
-    reply, narration, receipts[, game]) rows in order. A swipe read without its game has none:
-    `Chats` reads it when it is asked for."""
+    reply, narration, receipts, thrown[, game]) rows in order. A swipe read without its game has
+    none: `Chats` reads it when it is asked for."""
     by_position: dict[int, list[dict[str, Any]]] = {}
-    for position, text, reply, narration, receipts, *game in swipes:
+    for position, text, reply, narration, receipts, thrown, *game in swipes:
         swipe = {"text": text, "reply": reply, "narration": narration}
         swipe["receipts"] = json.loads(receipts)
+        swipe["thrown"] = thrown_faces(thrown)
         if game:
             swipe["game"] = game[0]
         by_position.setdefault(position, []).append(swipe)

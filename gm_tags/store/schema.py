@@ -79,6 +79,12 @@ MIGRATIONS: Sequence[str] = (
     ALTER TABLE messages ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE swipes ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
     """,
+    # The faces each reply's dice threw, in order, as digits joined by commas (docs/proxy.md, "A
+    # reply read again"): a stored reply read again throws them again. The swipes stored before
+    # have none kept ('': read again, they throw new dice, as they did then).
+    """
+    ALTER TABLE swipes ADD COLUMN thrown TEXT NOT NULL DEFAULT '';
+    """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
 # replies' digests filled in the same transaction.
@@ -108,7 +114,7 @@ LOAD_MESSAGES_SQL = (
     "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"
 )
 LOAD_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts, game FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown, game FROM swipes "
     "WHERE chat_id = ? ORDER BY position, swipe"
 )
 INSERT_CHAT_SQL = (
@@ -118,8 +124,8 @@ INSERT_MESSAGE_SQL = (
     "INSERT INTO messages (chat_id, position, role, selected, written) VALUES (?, ?, ?, ?, ?)"
 )
 INSERT_SWIPE_SQL = (
-    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, game, "
-    "written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
+    "game, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # A chat opened without its past: how many messages it has, a span of them (their swipes without
 # the games), and one swipe's game, each row with the revision that wrote it.
@@ -129,7 +135,7 @@ SPAN_MESSAGES_SQL = (
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position"
 )
 SPAN_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown FROM swipes "
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position, swipe"
 )
 GAME_SQL = "SELECT game, written FROM swipes WHERE chat_id = ? AND position = ? AND swipe = ?"
@@ -150,9 +156,9 @@ COPY_MESSAGES_SQL = (
     "WHERE chat_id = ? AND position < ?"
 )
 COPY_SWIPES_SQL = (
-    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, game, "
-    "written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, receipts, game, "
-    "CAST(? AS INTEGER) FROM swipes WHERE chat_id = ? AND position < ?"
+    "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
+    "game, written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, receipts, "
+    "thrown, game, CAST(? AS INTEGER) FROM swipes WHERE chat_id = ? AND position < ?"
 )
 COPY_SHOWN_SQL = (
     "INSERT INTO shown (digest, chat_id, position, swipe) "

@@ -11,6 +11,7 @@ import pytest
 from gm_tags import Dice, load_ruleset
 from gm_tags.checks.record import CheckRequest
 from gm_tags.checks.run import roll_check
+from gm_tags.dice import ThrownAgain
 from tests.sheet.conftest import RULESETS, one
 
 THROWS = 60_000
@@ -39,6 +40,19 @@ def test_dice_again_throw_the_faces_these_threw_seeded_or_not() -> None:
         thrown = dice.roll(20, 6) + dice.roll(5, 10)
         again = dice.again()
         assert again.roll(20, 6) + again.roll(5, 10) == thrown
+
+
+def test_dice_thrown_again_throw_the_faces_kept_in_order_then_go_on_as_the_others() -> None:
+    dice = Dice()
+    kept = tuple(dice.roll(3, 6) + dice.roll(1, 20))
+    assert dice.thrown == kept
+    again = ThrownAgain(kept, Dice(5))
+    assert again.roll(3, 6) + again.roll(1, 20) == list(kept)
+    # More dice asked for than were kept: the others' faces after the kept ones.
+    assert ThrownAgain(kept[:2], Dice(5)).roll(4, 6) == [*kept[:2], *Dice(5).roll(2, 6)]
+    # A face above a die's sides (a roll asked for another die there) is taken round them.
+    assert ThrownAgain((20, 7, 6)).roll(3, 6) == [2, 1, 6]
+    assert again.thrown == kept and again.again().roll(4, 6)[:3] == list(kept[:3])
 
 
 def pool_game(**rules: object) -> tuple[object, object]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,23 @@ def test_a_step_on_a_chat_another_worker_changed_is_refused_and_writes_nothing(
     finally:
         first.close()
         second.close()
+
+
+def test_the_faces_a_reply_threw_read_back_and_are_copied_with_a_fork(store: Store) -> None:
+    """A swipe keeps the faces its dice threw (docs/proxy.md "A reply read again"): read back
+    whole, a page at a time, and in a forked line's copied rows."""
+    chats = Chats(store)
+    chat = played(chats)
+    reply = chat.messages[3]
+    faces = replace(reply.swipe, thrown=(6, 1, 20, 3))
+    thrown = Chat(chat.start, (*chat.messages[:3], replace(reply, swipes=(faces,))))
+    chats.put("f", CREW, thrown, replace=False)
+    assert store.load("f").messages[3].swipes[0]["thrown"] == (6, 1, 20, 3)
+    assert Chats(store).open("f").messages[3].swipe.thrown == (6, 1, 20, 3)
+    assert Chats(store).open("f").messages[1].swipe.thrown == ()  # it threw none
+    forked, _ = thrown.user("On.").reply(tick(1))
+    chats.put("f:2", CREW, forked, replace=False, fork=Fork("f", store.revision("f"), 4))
+    assert Chats(store).open("f:2").messages[3].swipe.thrown == (6, 1, 20, 3)
 
 
 def test_ids_taken_unknown_chats_put_replace_and_delete(store: Store) -> None:

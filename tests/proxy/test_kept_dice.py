@@ -1,0 +1,146 @@
+"""A stored reply read again keeps its dice (issue #29): each swipe keeps the faces its reply's
+dice threw, and a reply read again (cut to what the client shows, written again after a race,
+told again on a new line) throws them again, in the same order. What the client saw a check
+come to is what the stored game says it came to (docs/proxy.md, "A reply read again").
+
+The check below succeeds about as often as it fails on the game's unseeded dice: a reply read
+again with other dice would contradict what the client saw in about half the runs, so each test
+runs it a dozen times (all pass by chance once in 4,096).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gm_tags.chats.served import ServedChats
+from gm_tags.chats.transcript import Said
+from gm_tags.history import Chat
+from gm_tags.proxy.chats import ProxyChats
+from gm_tags.proxy.turns import PendingTurn
+from gm_tags.store import open_store
+from tests.proxy.conftest import RULESET
+from tests.proxy.inprocess import proxy_app_for
+from tests.proxy.test_proxy import starting_game
+from tests.proxy.test_reconcile import assistant, planned, shown, user
+
+RUNS = 12
+CHECK = 'I try. [skill_check: skill="Prowl" dc="1"] [success: Open.] [failure: Jams.] Quietly. '
+AFTER = "The hall is dark. The guard sleeps."
+OUTCOMES = ("I try. Open.", "I try. Jams.")
+
+
+def nows(receipts: Any) -> list[str | None]:
+    """What each receipt (as stored, or as a `Receipt`) came to, dice faces and all."""
+    return [(r if isinstance(r, dict) else r.to_dict())["now"] for r in receipts]
+
+
+def ask(client: Any, chat: str, messages: list[dict[str, str]]) -> str:
+    answer = client.post(
+        "/v1/chat/completions",
+        json={"model": "m", "messages": messages},
+        headers={"X-GM-Chat": chat},
+    )
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["choices"][0]["message"]["content"])
+
+
+def test_a_reply_the_client_shows_cut_keeps_the_roll_it_showed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client keeps the reply up to the check's branch (it stopped reading there): the cut
+    swipe stored is read again with the faces the whole reply threw."""
+    with proxy_app_for(tmp_path / "c.db", monkeypatch) as (client, upstream):
+        for run in range(RUNS):
+            chat, said = f"cut {run}", {"role": "user", "content": "We try."}
+            upstream.script({"reply": CHECK + AFTER}, {"reply": "Next."})
+            whole = ask(client, chat, [said])
+            kept = next(outcome for outcome in OUTCOMES if whole.startswith(outcome))
+            shown_cut = {"role": "assistant", "content": kept}
+            ask(client, chat, [said, shown_cut, {"role": "user", "content": "Run."}])
+            store = open_store(str(tmp_path / "c.db"))
+            try:
+                reply = store.load(chat).messages[1]
+            finally:
+                store.close()
+            stored, cut = reply.swipes
+            assert (reply.selected, cut["narration"]) == (1, kept)
+            assert nows(cut["receipts"]) == nows(stored["receipts"]), run
+
+
+def test_a_reply_shown_cut_further_back_keeps_the_roll_it_showed_on_the_new_line() -> None:
+    start = starting_game()
+    for run in range(RUNS):
+        chat, _ = Chat(start).user("We try.").reply(CHECK + AFTER)
+        chat, _ = chat.user("Hide.").reply("We wait.")
+        stored = chat.messages[1].swipe
+        kept = next(outcome for outcome in OUTCOMES if stored.narration.startswith(outcome))
+        said = shown(chat)
+        said[1] = assistant(kept)
+        plan = planned(chat, [*said, user("Then?")], start)
+        assert plan.new, run  # a new line from the cut reply on
+        cut = plan.base.messages[1].swipe
+        assert (cut.narration, nows(cut.receipts)) == (kept, nows(stored.receipts)), run
+
+
+def test_a_reply_told_again_on_a_changed_state_throws_the_same_faces() -> None:
+    """The player deletes an earlier turn: the reply after it is applied again on the state
+    without that turn, and throws the faces it threw (the check does not hang on the clock)."""
+    start = starting_game()
+    for run in range(RUNS):
+        chat, _ = Chat(start).user("We wait.").reply('Bells. [clock: name="Alarm raised" tick="1"]')
+        chat, _ = chat.user("We try.").reply(CHECK + AFTER)
+        stored = chat.messages[3].swipe
+        said = shown(chat)
+        plan = planned(chat, [said[0], *said[2:], user("Then?")], start)
+        told = plan.base.messages[2]  # after the player's two messages
+        assert told.swipe.game is not stored.game, run  # applied again, on another state
+        assert nows(told.swipe.receipts) == nows(stored.receipts), run
+
+
+def test_a_continued_reply_read_again_whole_throws_the_replys_faces_then_the_continuations() -> (
+    None
+):
+    start = starting_game()
+    for run in range(RUNS):
+        chat, _ = Chat(start).user("We wait.").reply('Bells. [clock: name="Alarm raised" tick="1"]')
+        chat, first = chat.user("We try.").reply(CHECK)
+        chat, more = chat.continue_reply(CHECK.replace("I try.", "Again."))
+        joined = chat.messages[3].swipe
+        assert joined.thrown == first.thrown + more.thrown
+        said = shown(chat)
+        plan = planned(chat, [said[0], *said[2:], user("Then?")], start)  # the bells deleted
+        told = plan.base.messages[2].swipe
+        assert told.game is not joined.game, run  # applied again, whole, on another state
+        assert nows(told.receipts) == nows(joined.receipts), run
+
+
+def test_a_stopped_reply_written_after_a_race_is_stored_as_the_client_got_it(
+    tmp_path: Path,
+) -> None:
+    """Another request on the chat landed after this one was planned: the stopped reply is
+    planned again (a new swipe beside the other's) and read again as it was given out, with
+    its dice."""
+    served = ServedChats(lambda: open_store(tmp_path / "c.db"))
+    served.open()
+    chats = ProxyChats(served, {"path": str(RULESET)}, starting_game())
+    said = [Said("user", "We try.")]
+    try:
+        for run in range(RUNS):
+            named = f"race {run}"
+            stopped = PendingTurn(chats, named, said, chats.plan(named, said))
+            other = PendingTurn(chats, named, said, chats.plan(named, said))
+            got = stopped.streams[0].feed(CHECK + 'Then [clock: name="Alarm raised" tick="1')
+            stopped.given_out()
+            other.streams[0].feed("Quiet.")
+            other.land(stopped=False)
+            landed = stopped.land(stopped=True)
+            assert landed is not None and landed.plan.action == "regenerate", run
+            swipe = landed.chat.messages[-1].swipe
+            client = stopped.streams[0].stop()  # what the client was given, dice and all
+            assert got.startswith(OUTCOMES) and client.narration == got
+            assert (swipe.narration, nows(swipe.receipts)) == (got, nows(client.receipts)), run
+    finally:
+        served.close()
