@@ -33,7 +33,8 @@ OUTCOMES = ("I try. Open.", "I try. Jams.")
 
 
 def nows(receipts: Any) -> list[str | None]:
-    """What each receipt (as stored, or as a `Receipt`) came to, dice faces and all."""
+    """What each receipt (as stored, as a `Receipt`, or a turn's) came to, dice and all."""
+    receipts = getattr(receipts, "receipts", receipts)
     return [(r if isinstance(r, dict) else r.to_dict())["now"] for r in receipts]
 
 
@@ -115,6 +116,24 @@ def test_a_continued_reply_read_again_whole_throws_the_replys_faces_then_the_con
         told = plan.base.messages[2].swipe
         assert told.game is not joined.game, run  # applied again, whole, on another state
         assert nows(told.receipts) == nows(joined.receipts), run
+
+
+def test_a_reply_the_client_shows_as_two_messages_keeps_the_rolls_of_both() -> None:
+    """SillyTavern's send with an empty box: the stored reply (joined) shown as two messages,
+    the first its part cut where the second begins. The second throws the faces after those
+    the first threw."""
+    start = starting_game()
+    for run in range(RUNS):
+        chat, first = Chat(start).user("We try.").reply(CHECK)
+        chat, more = chat.continue_reply(CHECK.replace("I try.", "Again."))
+        said = [user("We try."), assistant(first.narration), assistant(more.narration)]
+        plan = planned(chat, [*said, user("Then?")], start)
+        cut, rest = plan.base.messages[1].swipe, plan.base.messages[2].swipe
+        assert (cut.narration.split(), rest.narration.split()) == (
+            first.narration.split(),
+            more.narration.split(),
+        ), run
+        assert (nows(cut.receipts), nows(rest.receipts)) == (nows(first), nows(more)), run
 
 
 def test_a_stopped_reply_written_after_a_race_is_stored_as_the_client_got_it(
