@@ -9,6 +9,8 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..history import Chat
@@ -114,19 +116,37 @@ class Shown:
 
 class Indexes:
     """The indexes of the lines read lately, by line (the same line under another tenant is
-    another key); each brought up to date with the chat as read."""
+    another key); each brought up to date with the chat as read. An index is lent to one
+    request at a time (`lent`): plans run in worker threads, and bringing an index to another
+    read of its line changes it in place, so none is changed while a plan walks it."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[str, Shown] = OrderedDict()
         self._lock = threading.Lock()
 
     def of(self, key: str, chat: Chat, forks: tuple[str, Chat, int] | None = None) -> Shown:
-        """The index of line `key` as `chat`; `forks`, the line it forked from (its key, the
-        chat as read, the messages they share), whose index (when kept, of that very chat)
-        gives the entries of the messages they share."""
+        """The index of line `key` as `chat`, kept for the requests to come; `forks`, the line
+        it forked from (its key, the chat as read, the messages they share), whose index (when
+        kept, of that very chat) gives the entries of the messages they share."""
+        shown = self._taken(key, chat, forks)
+        self._give_back(key, shown)
+        return shown
+
+    @contextmanager
+    def lent(self, key: str, chat: Chat) -> Iterator[Shown]:
+        """The index of line `key` as `chat`, this caller's alone until the block ends (another
+        request on the line meanwhile indexes it afresh); then kept again."""
+        shown = self._taken(key, chat, None)
+        try:
+            yield shown
+        finally:
+            self._give_back(key, shown)
+
+    def _taken(self, key: str, chat: Chat, forks: tuple[str, Chat, int] | None) -> Shown:
+        """The index of `key` as `chat`, taken out of the kept ones while it is brought up to
+        date (a fork's source too, while it is copied)."""
         with self._lock:
             shown = self._kept.pop(key, None)
-            # Taken out while it is copied, as an index is while it is brought up to date.
             source = self._kept.pop(forks[0], None) if forks and shown is None else None
         if forks is not None and source is not None:
             if source.chat is forks[1]:
@@ -140,8 +160,10 @@ class Indexes:
             # A chat after a step shares the messages it did not change with the chat before
             # (the very values; the stored past of a paged chat is not read to tell).
             shown.add(chat, first_change(shown.chat.messages, chat.messages))
+        return shown
+
+    def _give_back(self, key: str, shown: Shown) -> None:
         with self._lock:
             self._kept[key] = shown
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
-        return shown

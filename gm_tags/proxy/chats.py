@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -188,18 +189,22 @@ class ProxyChats:
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
         key, read, anchors, ids = self._found(named, said)
         lines = [(line, chat) for line, chat, _ in read]
-        shown = [(line, self._indexes.of(self.chats.stored(line), chat)) for line, chat in lines]
-        best = (
-            aligned_walk(shown, said, anchors)
-            or further_walk(shown, said, anchors)
-            or best_walk(lines, said, anchors)
-        )
+        with ExitStack() as lent:
+            shown = [
+                (line, lent.enter_context(self._indexes.lent(self.chats.stored(line), chat)))
+                for line, chat in lines
+            ]
+            best = (
+                aligned_walk(shown, said, anchors)
+                or further_walk(shown, said, anchors)
+                or best_walk(lines, said, anchors)
+            )
 
-        def taken(under: str) -> list[str]:
-            """The ids a new line is numbered among: the key's, as read just now."""
-            return ids if under == key else self._line_ids(under)
+            def taken(under: str) -> list[str]:
+                """The ids a new line is numbered among: the key's, as read just now."""
+                return ids if under == key else self._line_ids(under)
 
-        plan = plan_on(best, key, lines, said, self._start, taken)
+            plan = plan_on(best, key, lines, said, self._start, taken)
         return replace(plan, revisions=tuple(revision for _, _, revision in read))
 
     def _unchanged(self, planned: Plan) -> bool:
