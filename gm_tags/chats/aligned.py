@@ -15,12 +15,13 @@ more or fewer), or, for a stretch, from where the store's index found its last r
 text said many times in a long line does not make it guess.
 
 The same holds a few messages further back (`further`): the player edited one of their lines
-before their last, or the client deleted messages before the last exchange.
+before their last, or the client deleted messages before the last exchange; and
+(`replies_back`) one reply before the last exchange shown cut, as another swipe or edited.
 
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
 `best.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
-(an edit of a reply, a line edited to one a line read holds, a deletion between two replies, a
-reply cut before the last, a reply shown as its raw text) is left to the full walk. The full
+(an edit of the last reply, a line edited to one a line read holds, a deletion between two
+replies, more than one reply further back shown otherwise) is left to the full walk. The full
 walk ranks last a walk after whose end the window shows a reply the store holds on other chats
 alone (the window's walk has no reply after its end: that only ranks others lower), then walks
 by how far into the transcript they reach, then how many messages they match, then the fewest
@@ -60,6 +61,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import overload
 
@@ -86,7 +88,7 @@ def aligned_walk(
     held = {index for _, index, _ in anchors}
     for order in range(len(lines) - 1, -1, -1):
         line, shown = lines[order]
-        tried = shapes(shown, said) + _shapes_found(shown, said, found.get(line, ()))
+        tried = shapes(shown, said) + shapes_found(shown, said, found.get(line, ()))
         for skip, matched in dict.fromkeys(tried):
             walk = window_walk(line, shown, said, skip, matched)
             if walk is not None and decides(walk, skip, order, lines, said, found, held):
@@ -111,7 +113,7 @@ def shapes(shown: Shown, said: Sequence[Said]) -> list[tuple[int, int]]:
     return [(skip, matched) for skip, matched in shapes if skip >= 0 and matched]
 
 
-def _shapes_found(
+def shapes_found(
     shown: Shown, said: Sequence[Said], here: Collection[tuple[int, int]]
 ) -> list[tuple[int, int]]:
     """Where on the line `said` may be a stretch of it that ends before the line's end, and a
@@ -145,7 +147,7 @@ def decides(
         return False  # the full walk starts at the line's start and counts back from anchors
     if later_holds(order, lines, said[: found.matched]):
         return False
-    if found.matched < len(said) and not _reaches_no_further(found, said, lines, held):
+    if found.matched < len(said) and not reaches_no_further(found, said, lines, held):
         return False
     return found.to_the_end or ends_alone(shown, skip, said[: found.matched])
 
@@ -179,7 +181,7 @@ def ends_alone(shown: Shown, skip: int, window: Sequence[Said]) -> bool:
     return _alone_on_line(shown, skip + len(window) - 1, window)
 
 
-def _reaches_no_further(
+def reaches_no_further(
     found: Walk,
     said: Sequence[Said],
     lines: Sequence[tuple[str, Shown]],
@@ -217,12 +219,30 @@ def _alone_on_line(shown: Shown, last: int, window: Sequence[Said]) -> bool:
     return before.role == "user" and not shown.answered(before.text, after.text, besides=last - 1)
 
 
+@dataclass(frozen=True)
+class Apart:
+    """A reply before the line's last that the client shows another way than the line chose
+    (`replies_back`): its conversation index, the swipe it shows, and whether it shows it cut
+    short, or as the player edited it."""
+
+    index: int
+    swipe: int
+    cut: bool = False
+    edited: bool = False
+
+
 def window_walk(
-    line: str, shown: Shown, said: Sequence[Said], skip: int, matched: int
+    line: str,
+    shown: Shown,
+    said: Sequence[Said],
+    skip: int,
+    matched: int,
+    apart: Apart | None = None,
 ) -> Walk | None:
     """The walk of `said` on the line from its shown message `skip`, when the first `matched`
     messages are the line's from there as the line shows them (the last one may be the line's
-    last reply shown as another of its swipes, or cut short: the client stopped it)."""
+    last reply shown as another of its swipes, or cut short: the client stopped it), but the
+    one `apart` says, matched as it says (the caller told it apart as a walk does)."""
     chat = shown.chat
     messages = chat.messages
     # Compared whole first (in C: a transcript sent back as it was given out is equal as it
@@ -235,12 +255,14 @@ def window_walk(
     # The line's last reply, shown as another of its swipes or cut: the swipe, and whether cut.
     swiped: dict[int, tuple[int, bool]] = {}
     sent = texts_of(said)[:matched]
+    if apart is not None:
+        sent[apart.index] = texts[apart.index]  # a copy: the conversation's own list is kept
     if sent != texts:
         # Only the last one differs (a reply swiped back to, or spaced): the rest are equal.
         looked = 1 if sent[:-1] == texts[:-1] else matched
         for index in range(matched - 1, matched - 1 - looked, -1):
             text, position = said[index].text, shown.positions[skip + index]
-            if text == texts[index]:
+            if text == texts[index] or (apart is not None and index == apart.index):
                 continue
             if bare(text) == shown.bares[skip + index]:
                 if roles[index] == "assistant":
@@ -253,6 +275,11 @@ def window_walk(
             swiped[index] = found
             if not found[1] and respaced_from(messages[position].swipes[found[0]], text):
                 respaced.append(index)
+    departing = None
+    if apart is not None:
+        swiped[apart.index] = apart.swipe, apart.cut
+        chosen = messages[shown.positions[skip + apart.index]].selected
+        departing = apart.index if apart.cut or apart.swipe != chosen else None
     at = shown.positions[skip]
     end = shown.positions[skip + matched - 1] + 1
     replies = _AsChosen(shown, said, skip, matched, swiped)
@@ -266,9 +293,10 @@ def window_walk(
         end,
         past_events(messages, end),
         replies,
-        0,
+        int(apart is not None and apart.edited),
         as_chosen=True,
         respaced=respaced_replies,
+        departing=None if departing is None else replies.made(departing),
     )
 
 

@@ -53,7 +53,7 @@ REACH_BACK = 32
 
 
 @dataclass(frozen=True)
-class _Read:
+class Read:
     """What a request read: the lines (in the order they were started, each with its index),
     its transcript, and the replies of it the store's index found, by line (conversation index,
     line position) and together (`held`)."""
@@ -65,6 +65,23 @@ class _Read:
     # By chat, the latest index of a reply the store holds on other chats alone: the full walk
     # ranks last a walk that ends before it (`best._held_elsewhere`).
     elsewhere: dict[str, int]
+
+    @classmethod
+    def of(
+        cls,
+        lines: Sequence[tuple[str, Shown]],
+        said: Sequence[Said],
+        anchors: Iterable[tuple[str, int, int]],
+    ) -> Read:
+        """What a request read, from the lines and the anchors the store's index found (line,
+        conversation index, line position)."""
+        anchors = list(anchors)
+        found: dict[str, set[tuple[int, int]]] = {}
+        for line, index, position in anchors:
+            found.setdefault(line, set()).add((index, position))
+        held = {index for here in found.values() for index, _ in here}
+        newest = {key_of(line) for line, _ in lines}
+        return cls(lines, said, found, held, _held_elsewhere(newest, anchors))
 
     def own(self, found: Walk) -> bool:
         """Whether no reply after the end of `found` is one the store holds on other chats
@@ -83,17 +100,11 @@ def further_walk(
     and `anchors` as for `aligned.aligned_walk`."""
     if not said:
         return None
-    anchors = list(anchors)
-    found: dict[str, set[tuple[int, int]]] = {}
-    for line, index, position in anchors:
-        found.setdefault(line, set()).add((index, position))
-    held = {index for here in found.values() for index, _ in here}
-    newest = {key_of(line) for line, _ in lines}
-    read = _Read(lines, said, found, held, _held_elsewhere(newest, anchors))
+    read = Read.of(lines, said, anchors)
     return _edited_back(read) or _deleted_back(read)
 
 
-def _edited_back(read: _Read) -> Walk | None:
+def _edited_back(read: Read) -> Walk | None:
     """The walk the full walk chooses when the player edited one of their messages further back
     than their last, then asked for a reply, a regenerate or a continue: the window after the
     edited message, walked as a window that slid (see the module's note)."""
@@ -134,7 +145,7 @@ def _edited_user(lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> in
     return None
 
 
-def _found_by(index: int, read: _Read) -> bool:
+def _found_by(index: int, read: Read) -> bool:
     """Whether the full walk looks for no message from conversation index `index` on as one the
     player edited (a place to begin at: `best._users_found`): on every line read, the store's
     index found a reply at `index` or before (on a line it found none on, on any line)."""
@@ -143,7 +154,7 @@ def _found_by(index: int, read: _Read) -> bool:
     return bool(read.held) and all(first <= index for first in firsts)
 
 
-def _deleted_back(read: _Read) -> Walk | None:
+def _deleted_back(read: Read) -> Walk | None:
     """The walk the full walk chooses when the client deleted messages further back than the
     last exchange, up to `REACH_BACK` messages back (then the player wrote a new line, or asked
     for more): the stretch of a line before the deletion, from the line's start or from where a
@@ -179,7 +190,7 @@ def _parts_at(shown: Shown, said: Sequence[Said], skip: int, at: int) -> bool:
     )
 
 
-def _decides_deleted(found: Walk, skip: int, order: int, read: _Read) -> bool:
+def _decides_deleted(found: Walk, skip: int, order: int, read: Read) -> bool:
     """Whether the full walk chooses `found`, the stretch of line `order` before a deletion (it
     ends before the line's end), leaving `skip` of its shown messages out before it: no walk
     reaches further into the transcript (none matches the messages on both sides of the
@@ -198,7 +209,7 @@ def _decides_deleted(found: Walk, skip: int, order: int, read: _Read) -> bool:
     return not _overtaken(deleted, read)
 
 
-def _joined(after: int, read: _Read) -> bool:
+def _joined(after: int, read: Read) -> bool:
     """Whether a walk may match the transcript's messages at `after - 1` and `after` one right
     after the other on a line read (or cannot be told): a reply as it shows one (or, not held,
     as one it keeps anything of, edited) and a user message by its text; a user message by its
@@ -224,7 +235,7 @@ def _in_a_row(shown: Shown, user: str, then: str) -> bool:
     )
 
 
-def _overtaken(deleted: int, read: _Read) -> bool:
+def _overtaken(deleted: int, read: Read) -> bool:
     """Whether a walk the full walk takes that begins after the deletion (at conversation index
     `deleted` or later, counted back from the replies found there on any line read) matches
     anything, or may (the line's places cannot be told from its index)."""

@@ -58,8 +58,9 @@ class Walk:
     edited: int
     reworded: bool = False
     # Every reply matched before the line's last message is the one the line chose, shown
-    # whole (known when it was found): none departs.
+    # whole, but `departing` (known when it was found): none departs but that one.
     as_chosen: bool = False
+    departing: Matched | None = None
     # The replies shown whole whose text is the stored narration but for white space.
     respaced: Sequence[Matched] = ()
 
@@ -78,7 +79,7 @@ class Walk:
         another way than the line holds it (another swipe, or cut short): from there the line
         the client shows is not this one."""
         if self.as_chosen:
-            return None
+            return self.departing
         last = len(self.chat.messages) - 1
         for reply in self.replies:
             if reply.position == last:

@@ -34,6 +34,7 @@ from ..chats.aligned import aligned_walk
 from ..chats.best import best_walk
 from ..chats.further import further_walk
 from ..chats.plan import Plan, plan_on
+from ..chats.replies_back import reply_back_walk
 from ..chats.retell import thrown_again
 from ..chats.served import RETRIES, ServedChats
 from ..chats.shown import Indexes
@@ -197,6 +198,7 @@ class ProxyChats:
             best = (
                 aligned_walk(shown, said, anchors)
                 or further_walk(shown, said, anchors)
+                or reply_back_walk(shown, said, anchors)
                 or best_walk(lines, said, anchors)
             )
 

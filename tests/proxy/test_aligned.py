@@ -22,6 +22,7 @@ from gm_tags.chats.aligned import aligned_walk
 from gm_tags.chats.best import best_walk
 from gm_tags.chats.further import further_walk
 from gm_tags.chats.plan import Plan, plan_on, plan_step
+from gm_tags.chats.replies_back import reply_back_walk
 from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said, bare
 from gm_tags.chats.walk import Walk
@@ -140,7 +141,11 @@ def compared(
     indexes = Indexes()
     found = [one for at, one in enumerate(anchors(lines, said)) if at not in missed]
     shown_lines = [(line, indexes.of(line, chat)) for line, chat in lines]
-    fast = aligned_walk(shown_lines, said, found) or further_walk(shown_lines, said, found)
+    fast = (
+        aligned_walk(shown_lines, said, found)
+        or further_walk(shown_lines, said, found)
+        or reply_back_walk(shown_lines, said, found)
+    )
     if fast is not None:
         assert fields(fast) == fields(best_walk(lines, said, found))
         full = plan_step(KEY, lines, said, start(), found)
@@ -148,13 +153,15 @@ def compared(
     return fast
 
 
-def steps_of(picks: st.SearchStrategy[int]) -> st.SearchStrategy[list[tuple[str, int]]]:
+def steps_of(
+    picks: st.SearchStrategy[int], least: int = 1, most: int = 12
+) -> st.SearchStrategy[list[tuple[str, int]]]:
     return st.lists(
         st.tuples(
             st.sampled_from(["user", "reply", "reply", "regenerate", "select", "event"]), picks
         ),
-        min_size=1,
-        max_size=12,
+        min_size=least,
+        max_size=most,
     )
 
 
@@ -162,16 +169,20 @@ def steps_of(picks: st.SearchStrategy[int]) -> st.SearchStrategy[list[tuple[str,
 # edit or a deletion further back can be told).
 steps = steps_of(st.integers(0, ALIKE - 1))
 steps_apart = steps_of(st.integers(0, 99))
+# Lines long enough to hold a reply a few exchanges back.
+steps_long = (steps_of(st.integers(0, ALIKE - 1), 8, 24), steps_of(st.integers(0, 99), 8, 24))
 
 
 CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
     *("cut", "cut", "drop", "drop", "reword"),
-    *("edit back", "delete back"),
+    *("edit back", "delete back", "reply back"),
 )
 # An edit or a deletion further back than the last exchange.
 BACK = ("edit back", "delete back")
+# A reply further back than the last exchange cut, swiped, shown raw or edited.
+REPLY_BACK = ("reply back",)
 
 
 @st.composite
@@ -180,6 +191,8 @@ def cases(
 ) -> tuple[list[tuple[str, Chat]], list[Said]]:
     change = draw(st.sampled_from(changes))
     drawn = steps_apart if change.endswith("back") and draw(st.booleans()) else steps
+    if change == "reply back":
+        drawn = steps_long[draw(st.booleans())]
     base = tuple(draw(drawn))
     if change == "swipe":
         base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
@@ -236,6 +249,20 @@ def cases(
         users = [at for at, one in enumerate(said) if one.role == "user"]
         last = users[-1] if users else len(said) - 1
         said[last:] = [Said("user", draw(st.sampled_from([f"{said[last].text} Now.", "Go!"])))]
+    if change == "reply back":
+        # The client shows a reply a few messages back another way: cut short (a stream
+        # stopped, or the player trimmed it), as another of its swipes or its raw text, or
+        # edited by the player; then the player wrote a new line, or asked for the last reply
+        # again or for more.
+        replies = [n for n, one in enumerate(said) if one.role == "assistant"][-6:-1]
+        if replies:
+            at = draw(st.sampled_from(replies))
+            said[at] = Said("assistant", draw(told_otherwise(chosen, said[at].text, at)))
+        then = draw(st.sampled_from(["new", "regenerate", "continue"]))
+        if then == "new":
+            said.append(Said("user", "A new line."))
+        elif then == "regenerate" and said and said[-1].role == "assistant":
+            said.pop()
     if change in ("edit back", "delete back") and said:
         # The player edited one of their lines a few messages back (to a line of their own, or
         # one a line read holds), or the client deleted a message or two there; then the player
@@ -276,6 +303,27 @@ def cases(
     return lines, said
 
 
+def told_otherwise(chat: Chat, text: str, at: int) -> st.SearchStrategy[str]:
+    """Another way to show the reply `text`, the `at`-th message `chat` shows: cut short, as
+    another of its swipes or its raw text, or edited (keeping all of it, half, or little)."""
+    message = [m for m in chat.messages if m.role != "event"][at]
+    half = max(1, len(text) // 2)
+    return st.sampled_from(
+        [
+            text[:3],
+            text[:half],
+            text[:-1],
+            *(swipe.narration for swipe in message.swipes),
+            message.swipe.text,
+            f"{text} Quietly.",
+            f"{text[:half]} and the wind.",
+            f"Quietly, {text[half:]}",
+            "Something else entirely.",
+            *REPLIES,
+        ]
+    )
+
+
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(cases(), st.frozensets(st.integers(0, 12), max_size=4))
 def test_the_fast_path_places_a_transcript_where_the_full_walk_does(
@@ -287,6 +335,14 @@ def test_the_fast_path_places_a_transcript_where_the_full_walk_does(
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(cases(BACK), st.frozensets(st.integers(0, 12), max_size=4))
 def test_an_edit_or_a_deletion_further_back_is_placed_where_the_full_walk_does(
+    case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
+) -> None:
+    compared(*case, missed)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(cases(REPLY_BACK), st.frozensets(st.integers(0, 12), max_size=4))
+def test_a_reply_further_back_shown_otherwise_is_placed_where_the_full_walk_does(
     case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
 ) -> None:
     compared(*case, missed)
@@ -398,6 +454,40 @@ def test_an_edit_or_a_deletion_further_back_takes_the_fast_path() -> None:
     assert compared(lines, [*said[:-6], *said[-5:], Said("user", "A new line.")]) is None
 
 
+def test_a_reply_further_back_cut_swiped_or_edited_takes_the_fast_path() -> None:
+    # Six exchanges, each told apart, the reply three exchanges back regenerated (two swipes,
+    # the second chosen). The client shows that reply cut short, as its first swipe, as its raw
+    # text (tags and all), or edited by the player; then a new line, a continue or a
+    # regenerate; from the line's start, or in a window that slid.
+    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
+    turns.insert(8, ("regenerate", ALIKE + 40))
+    apart = built(tuple(turns))
+    lines, said = [(KEY, apart)], shown(apart)
+    back, message = said[-5], apart.messages[-5]
+    shown_as = {
+        "cut": back.text[:6],
+        "swiped": message.swipes[0].narration,
+        "raw": message.swipe.text,
+        "edited": f"Quietly, {back.text}",
+    }
+    for how, text in shown_as.items():
+        told = [*said[:-5], Said("assistant", text), *said[-4:]]
+        for window in (told, told[3:]):
+            for sent in (window, window[:-1], [*window, Said("user", "A new line.")]):
+                found = compared(lines, sent)
+                assert found is not None, (how, len(sent))
+                assert found.first == 0 and found.edited == (how == "edited")
+                departs = found.departs
+                assert (departs is not None) == (how in ("cut", "swiped"))
+                assert departs is None or departs.position == len(apart.messages) - 5
+    # An edit the player made is told apart from the reply it keeps so little of only where
+    # the line does not hold it, right after the player's line before it, as shown.
+    again = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 5), *turns))
+    said = shown(again)  # "We wait." "The rain falls." "We wait." "Rain falls." ...
+    edited = [*said[:3], Said("assistant", "The rain falls."), *said[4:], Said("user", "New.")]
+    assert compared([(KEY, again)], edited) is None
+
+
 def test_a_line_that_holds_none_of_the_replies_does_not_take_the_new_line() -> None:
     # Another line holds the new line right after a reply the last one keeps most of, and none
     # of the transcript's replies: the request stays on the line it plays (no walk begins at
@@ -428,11 +518,12 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     # A regenerate of a window that the line shows earlier too: the earliest place wins.
     twice = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 0), ("user", 0), ("reply", 2)))
     assert compared([(KEY, twice)], shown(twice)[3:-1]) is None
-    # An edit, a reply cut short before the last one.
+    # An edit of the window's first reply (a walk may take the player's line before it as
+    # edited), or of the reply before the last user message (a tie takes no edit there).
     said = shown(line)
     edited = [said[0], Said("assistant", "Edited."), *said[2:], Said("user", "New.")]
     assert compared([(KEY, line)], edited) is None
-    cut = [*said[:3], Said("assistant", said[3].text[:5]), *said[4:], Said("user", "New.")]
+    cut = [*said[:3], Said("assistant", said[3].text[:5]), *said[4:-1]]
     assert compared([(KEY, line)], cut) is None
 
 

@@ -1,0 +1,114 @@
+"""The fast path (`aligned`) for one reply further back than the last exchange that the client
+shows another way than the line chose it, up to `further.REACH_BACK` messages from the
+transcript's end: cut short (a stream stopped, or the player trimmed it), as another of its
+swipes or its raw text, or edited by the player; the rest of the transcript is the line as
+shown (the whole line or a window that slid, or a stretch of it that ends where the store's
+index found its last reply, and a player's message more, one fewer or none: `aligned.shapes`,
+`aligned.shapes_found`). The walk found is exactly the one `best.best_walk` would choose, and is
+only taken when that can be shown cheaply:
+
+- the full walk makes it: from the line's start, or from where a window that slid begins,
+  counted back from a reply of the window the store's index found at its place (a walk from
+  the transcript's first message is never passed over: `best._skips` looks before it). It
+  matches the reply as `walk.walk` does: as the swipe it shows (`walk.showing`, whole or cut);
+  else as edited, where the store's index did not find it, it keeps anything of the reply there
+  (half, on a line that is not its chat's newest) and no later reply within reach keeps more
+  (`walk.edited_place`). It matches every message from the transcript's first, but a new line
+  after the line's end, which no walk matches (`aligned`'s note, the same check);
+- shown whole or cut, the walk takes no edit: no walk scores higher, and one that ties wins only
+  as in `aligned`'s note (a line started later holds the transcript's latest user message; a
+  walk of the line from an earlier place, or to its end, matches the window's last two
+  messages one right after the other). The reply is at least three messages before the end,
+  so those two are matched as shown or by their text;
+- edited, the walk takes one edit. One with none would match the edited text as shown (whole or
+  cut) right after the user message before it, by its text (that message is not the
+  transcript's first: a walk takes a user message as edited only where it begins): no line read
+  holds it so (`Shown.answered`). So a walk that ties takes its one edit at the reply, matches
+  the rest as shown or by their text, and the ties go as above.
+
+The full walk ranks last a walk after whose end the transcript shows a reply the store holds on
+other chats alone (`best._held_elsewhere`): this one is taken only when no such reply is after
+its end. The plan follows from the walk: a reply cut or shown as another swipe departs from the
+line there (a new line starts, the messages after it told again); an edit of the chosen swipe
+stands, and the line goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from .aligned import Apart, decides, shapes, shapes_found, window_walk
+from .further import REACH_BACK, Read
+from .shown import Shown
+from .transcript import Said, bare, key_of, roles_of, texts_of
+from .walk import EDIT_KEEPS, Walk, edited_place, edited_swipe, edits, showing
+
+
+def reply_back_walk(
+    lines: Sequence[tuple[str, Shown]],
+    said: Sequence[Said],
+    anchors: Iterable[tuple[str, int, int]],
+) -> Walk | None:
+    """The walk `best_walk(lines' chats, said, anchors)` chooses, when `said` is a line as shown
+    but for one reply further back than the last exchange, shown cut, as another swipe or
+    edited (see the module's note); None when it cannot be told this way. `lines` and
+    `anchors` as for `aligned.aligned_walk`."""
+    if not said:
+        return None
+    read = Read.of(lines, said, anchors)
+    newest = {key_of(line): line for line, _ in lines}
+    for order in range(len(lines) - 1, -1, -1):
+        line, shown = lines[order]
+        tried = shapes(shown, said) + shapes_found(shown, said, read.found.get(line, ()))
+        for skip, matched in dict.fromkeys(tried):
+            apart = _apart(shown, said, skip, matched, read.held, newest[key_of(line)] == line)
+            walk = None if apart is None else window_walk(line, shown, said, skip, matched, apart)
+            if apart is None or walk is None or not read.own(walk):
+                continue
+            if decides(walk, skip, order, lines, said, read.found, read.held) and (
+                not apart.edited or _edit_told(apart, lines, said)
+            ):
+                return walk
+    return None
+
+
+def _apart(
+    shown: Shown, said: Sequence[Said], skip: int, matched: int, held: Collection[int], newest: bool
+) -> Apart | None:
+    """The latest reply of the window's first `matched` messages, before its last exchange and
+    up to `REACH_BACK` messages back, that the client shows otherwise than the line chose it,
+    as a walk would match it there (a swipe it shows, whole or cut, or the chosen one edited);
+    None when there is none, it is too near either end, or no walk would match it there. The
+    rest of the window is compared by `window_walk`."""
+    texts, roles = texts_of(said), roles_of(said)
+    for index in range(matched - 2, max(0, matched - 2 - REACH_BACK), -1):
+        if bare(texts[index]) != shown.bares[skip + index]:
+            break
+    else:
+        return None
+    if (
+        index > matched - 3
+        or roles[index] != "assistant"
+        or shown.roles[skip + index] != "assistant"
+    ):
+        return None
+    position, messages = shown.positions[skip + index], shown.chat.messages
+    message, text = messages[position], texts[index]
+    found = showing(message, text)
+    if found is not None:
+        return Apart(index, *found)
+    if index < 2 or roles[index - 1] != "user":
+        return None  # a walk may take the message before it as edited: two edits would tie
+    if index in held or not edits(message, text, EDIT_KEEPS * (not newest)):
+        return None  # the full walk's walk ends here: a reply deleted, or new text
+    if edited_place(messages, position, text) != position:
+        return None  # it keeps more of a later reply: the messages between were deleted
+    return Apart(index, edited_swipe(message, text), edited=True)
+
+
+def _edit_told(apart: Apart, lines: Sequence[tuple[str, Shown]], said: Sequence[Said]) -> bool:
+    """Whether no walk matches the edited reply `apart` says as shown (whole or cut) right
+    after the user message before it, by its text, on any line read: so none matches every
+    message the walk matches with no edit (the module's note)."""
+    before, text = said[apart.index - 1].text, said[apart.index].text
+    return not any(index.answered(before, text, besides=-1) for _, index in lines)
