@@ -297,6 +297,7 @@ def window_walk(
         as_chosen=True,
         respaced=respaced_replies,
         departing=None if departing is None else replies.made(departing),
+        departing_index=departing or 0,
     )
 
 

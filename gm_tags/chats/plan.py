@@ -228,6 +228,8 @@ def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Seq
 
 def _index_in_walk(best: Walk, position: int) -> int:
     """How many conversation messages the walk matched before the line's `position`."""
+    if best.departing is not None and best.departing.position == position:
+        return best.departing_index  # known when it was found: a long line's pages not read
     return sum(1 for at in range(best.at, position) if best.chat.messages[at].role != "event")
 
 

@@ -58,9 +58,11 @@ class Walk:
     edited: int
     reworded: bool = False
     # Every reply matched before the line's last message is the one the line chose, shown
-    # whole, but `departing` (known when it was found): none departs but that one.
+    # whole, but `departing` (known when it was found): none departs but that one, the
+    # `departing_index`-th message the walk matched.
     as_chosen: bool = False
     departing: Matched | None = None
+    departing_index: int = 0
     # The replies shown whole whose text is the stored narration but for white space.
     respaced: Sequence[Matched] = ()
 
