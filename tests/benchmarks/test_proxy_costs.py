@@ -289,15 +289,22 @@ def reworded(client: TestClient, messages: list[dict[str, str]]) -> Callable[[],
     return ask
 
 
-def edited_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
-    """The player edits their line three exchanges back and writes a new line (the replies after
-    the edit stand: the reply goes on the line): that request's seconds. The player puts the
-    line back after, so the next requests show the line as it was given out."""
+def edited_back(
+    client: TestClient,
+    messages: list[dict[str, str]],
+    back: int = 6,
+    edit: Callable[[str], str] = "{} Quietly.".format,
+) -> Callable[[], float]:
+    """The player edits the message `back` from the end (their line three exchanges back; the
+    GM's reply three back with `back` 5) and writes a new line (the replies after the edit,
+    and an edited reply, stand: the reply goes on the line): that request's seconds. The
+    player puts the message back after, so the next requests show the line as it was given
+    out."""
 
     def ask() -> float:
-        at = len(messages) - 6
+        at = len(messages) - back
         was = messages[at]
-        messages[at] = {"role": "user", "content": f"{was['content']} Quietly."}
+        messages[at] = {"role": was["role"], "content": edit(was["content"])}
         took = asked(client, messages)()
         messages[at] = was
         return took
@@ -311,6 +318,21 @@ def deleted_back(client: TestClient, messages: list[dict[str, str]]) -> Callable
 
     def ask() -> float:
         del messages[-6:-4]
+        return asked(client, messages)()
+
+    return ask
+
+
+def reply_cut_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
+    """The client shows the GM's reply three exchanges back cut to its first half (a stream
+    stopped that no request showed, or the player trimmed it) and the player writes a new line
+    (a new line of the chat starts at the cut, the two exchanges after it told again): that
+    request's seconds."""
+
+    def ask() -> float:
+        at = len(messages) - 5
+        kept = messages[at]["content"]
+        messages[at] = {"role": "assistant", "content": kept[: len(kept) // 2]}
         return asked(client, messages)()
 
     return ask
@@ -401,11 +423,13 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
 ) -> None:
     """On a 10,000-turn chat, beside the next request with a new line: the last exchange
     deleted and a new line written, the last line edited, the player's line three exchanges
-    back edited and a new line, the exchange three back deleted and a new line (all placed by
-    `chats/aligned.py` and `chats/further.py`, not the full walk). The deletions and the last
-    line edited start a new line of the chat (nothing stored is overwritten): its new rows
-    written, the ones it shares with the line copied inside the store; that write, not the
-    placing, is most of what they cost. An edit further back goes on the line."""
+    back edited and a new line, the exchange three back deleted and a new line, the GM's reply
+    three exchanges back edited, or cut short, and a new line (all placed by
+    `chats/aligned.py`, `chats/further.py` and `chats/replies_back.py`, not the full walk). The
+    deletions, the last line edited and the reply cut start a new line of the chat (nothing
+    stored is overwritten): its new rows written, the ones it shares with the line copied
+    inside the store; that write, not the placing, is most of what they cost. An edit further
+    back goes on the line."""
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
         shown = seeded(client, long_chat(SIZES[-1]))
         asked(client, shown)()  # the line's index is made on the first request, as a process would
@@ -415,6 +439,8 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
             "edited": reworded(client, shown),
             "edited 3 back": edited_back(client, shown),
             "deleted 3 back": deleted_back(client, shown),
+            "reply edited 3 back": edited_back(client, shown, 5, "Quietly, {}".format),
+            "reply cut 3 back": reply_cut_back(client, shown),
         }
         figures: dict[str, float] = {}
         benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)

@@ -1,7 +1,7 @@
 """Histories the state machine of `test_history_model` found where the game the proxy kept was
-not the one the visible chat implies, each replayed step by step as a plain test. Each step
-checks, as the machine does, that the reminder the upstream received shows the game the
-visible history implies."""
+not the one the visible chat implies, each replayed step by step as a plain test; and a reply
+further back edited or cut, placed without the full walk. Each step checks, as the machine
+does, that the reminder the upstream received shows the game the visible history implies."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import gm_tags.proxy.chats
 from tests.proxy.test_history_model import ProxyHistory, proxied
 
 
@@ -346,3 +347,30 @@ def test_a_reply_found_by_its_text_after_deletions_is_not_carried_again_for_the_
     chat.send([("D", 1)])
     chat.delete_at(2)
     chat.send([("C", 1)])
+
+
+def the_full_walk_refused(*_: object) -> None:
+    raise AssertionError("placed by the full walk")
+
+
+@pytest.mark.parametrize("how", ["edited", "cut"])
+def test_a_reply_three_exchanges_back_edited_or_cut_is_placed_without_the_full_walk(
+    chat: ProxyHistory, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The player edits the GM's reply three exchanges back (what it did stands), or the client
+    shows it cut before its second tick (that tick and the one after are gone: a new line
+    starts there, the two exchanges after it told again), then sends a message: through the
+    proxy and its store, on the fast path (`chats/replies_back.py`)."""
+    for _ in range(4):
+        chat.send([("A", 1), ("B", -1)])
+    monkeypatch.setattr(gm_tags.proxy.chats, "best_walk", the_full_walk_refused)
+    at = len(chat.visible) - 5
+    if how == "edited":
+        chat.edit_at(at)
+    else:
+        reply = chat.visible[at]
+        words = reply.text.split()
+        cut = f"{words[0]} {words[1][:4]}"
+        chat.visible[at] = reply.showing(cut, (reply.swipes[reply.chosen][0].kept(cut),))
+    chat.send([("C", 1)])
+    chat.send([])  # the next request shows the same: on the line (or the new line) it went on
