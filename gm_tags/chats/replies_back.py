@@ -29,8 +29,9 @@ only taken when that can be shown cheaply:
 The full walk ranks last a walk after whose end the transcript shows a reply the store holds on
 other chats alone (`best._held_elsewhere`): this one is taken only when no such reply is after
 its end. The plan follows from the walk: a reply cut or shown as another swipe departs from the
-line there (a new line starts, the messages after it told again); an edit of the chosen swipe
-stands, and the line goes on.
+line there (a new line starts, the messages after it told again), and so does an edit most
+like another swipe (chosen there); its raw text, or an edit of the chosen swipe, stands, and
+the line goes on.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def _apart(
     None when there is none, it is too near either end, or no walk would match it there. The
     rest of the window is compared by `window_walk`."""
     texts, roles = texts_of(said), roles_of(said)
-    for index in range(matched - 2, max(0, matched - 2 - REACH_BACK), -1):
+    for index in range(matched - 2, max(-1, matched - 2 - REACH_BACK), -1):
         if bare(texts[index]) != shown.bares[skip + index]:
             break
     else:
