@@ -23,7 +23,8 @@ from typing import Any
 from ..game import Game
 from .outcomes import may_show, showing, unshown_at
 from .reminders import reminder_of
-from .spliced import Read
+from .sections import section_of
+from .spliced import Read, Written, unwritten
 
 SYSTEM_ROLES = ("system", "developer")
 
@@ -37,7 +38,7 @@ def upstream_body(read: Read, game: Game, budget: int | None) -> bytes | dict[st
 def forwarded(
     read: Read,
     reminder: str,
-    inserted: Mapping[int, Mapping[str, Any]] | None = None,
+    inserted: Mapping[int, Mapping[str, Any] | Written] | None = None,
     fields: Mapping[str, object] | None = None,
 ) -> bytes | dict[str, Any]:
     """The body the upstream gets, for a request read as `read`: the latest user message with
@@ -59,28 +60,30 @@ def forwarded(
 
 def _system(
     messages: Sequence[Mapping[str, Any]], game: Game, budget: int | None
-) -> dict[int, Mapping[str, Any]]:
-    """The system section's message, by where it goes: after the client's leading system
-    messages (none when the section is empty)."""
+) -> dict[int, Written]:
+    """The system section's message (written once for the ruleset: `sections`), by where it
+    goes: after the client's leading system messages (none when the section is empty)."""
+    system = section_of(game, budget).message
+    if system is None:
+        return {}
     leading = 0
     while leading < len(messages) and messages[leading].get("role") in SYSTEM_ROLES:
         leading += 1
-    system = game.system_prompt(budget).text
-    return {leading: {"role": "system", "content": system}} if system else {}
+    return {leading: system}
 
 
 def _changed(
     messages: Sequence[Mapping[str, Any]],
     replaced: Mapping[int, Mapping[str, Any]],
-    inserted: Mapping[int, Mapping[str, Any]],
-) -> list[Mapping[str, Any]]:
+    inserted: Mapping[int, Mapping[str, Any] | Written],
+) -> list[object]:
     """The messages with `replaced` ones and `inserted` ones (each before the message at its
     place) in."""
-    changed = list(messages)
+    changed: list[object] = list(messages)
     for at, message in replaced.items():
         changed[at] = message
     for at in sorted(inserted, reverse=True):
-        changed.insert(at, inserted[at])
+        changed.insert(at, unwritten(inserted[at]))
     return changed
 
 

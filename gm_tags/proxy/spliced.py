@@ -234,9 +234,35 @@ def _white_before(text: str, at: int) -> int:
     return at
 
 
+# The writer `encoded` uses, made once (json.dumps makes one a call).
+_WRITER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A value with its JSON text (`encoded`'s) written once for many bodies: a splice puts the
+    text in as it stands (the system section the proxy adds every turn, its rules reference up
+    to 16,000 characters, is written once a ruleset, not once a request)."""
+
+    value: object
+    text: str
+
+    @classmethod
+    def of(cls, value: object) -> Written:
+        return cls(value, _WRITER.encode(value))
+
+
 def encoded(value: object) -> str:
-    """A value as JSON, written as the proxy's upstream client writes a body."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """A value as JSON, written as the proxy's upstream client writes a body (a `Written` one as
+    it was written)."""
+    if isinstance(value, Written):
+        return value.text
+    return _WRITER.encode(value)
+
+
+def unwritten(value: object) -> object:
+    """The value itself, for a body written again whole: a `Written`'s value."""
+    return value.value if isinstance(value, Written) else value
 
 
 def read(raw: bytes) -> Read:

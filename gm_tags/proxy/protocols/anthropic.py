@@ -41,6 +41,7 @@ from ..requests import (
     read_object,
     with_role,
 )
+from ..sections import section_of
 from ..spliced import Read
 from ..transcript import conversation, opening
 from .anthropic_stream import events, whole_message
@@ -91,7 +92,7 @@ async def messages(request: Request) -> Response:
     named = request.headers.get(CHAT_HEADER) or metadata.get("user_id")
     named = named if isinstance(named, str) else None
     chats, plan = await hop.plan(request, named, said)
-    system = with_section(body.get("system"), plan.game.system_prompt(hop.budget).text)
+    system = with_section(body.get("system"), section_of(plan.game, hop.budget).text)
     fields = {"system": system} if system is not None else {}
     sent = forwarded(read, reminder_of(plan.game), fields=fields)
     turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opening(story))
