@@ -22,9 +22,9 @@ from typing import Any
 
 from ..game import Game
 from .outcomes import may_show, showing, unshown_at
-from .reminders import reminder_of
+from .reminders import AFTER, Reminder, kept_reminder
 from .sections import section_of
-from .spliced import Read, Written, unwritten
+from .spliced import Read, Written, encoded, unwritten
 
 SYSTEM_ROLES = ("system", "developer")
 
@@ -32,12 +32,12 @@ SYSTEM_ROLES = ("system", "developer")
 def upstream_body(read: Read, game: Game, budget: int | None) -> bytes | dict[str, Any]:
     """The chat-completions body the upstream gets, for a request read as `read`."""
     inserted = _system(read.value["messages"], game, budget)
-    return forwarded(read, reminder_of(game), inserted)
+    return forwarded(read, kept_reminder(game), inserted)
 
 
 def forwarded(
     read: Read,
-    reminder: str,
+    reminder: Reminder,
     inserted: Mapping[int, Mapping[str, Any] | Written] | None = None,
     fields: Mapping[str, object] | None = None,
 ) -> bytes | dict[str, Any]:
@@ -49,6 +49,7 @@ def forwarded(
     messages = read.value["messages"]
     # The model reads its replies as it wrote them (`outcomes`).
     shown = showing(messages) if may_show(read.text) else []
+    replaced: dict[int, Mapping[str, Any] | Written]
     replaced = {at: unshown_at(messages[at]) for at in shown}
     replaced.update(reminded(messages, reminder))
     spliced = read.spliced(replaced, inserted or {}, fields)
@@ -74,34 +75,47 @@ def _system(
 
 def _changed(
     messages: Sequence[Mapping[str, Any]],
-    replaced: Mapping[int, Mapping[str, Any]],
+    replaced: Mapping[int, Mapping[str, Any] | Written],
     inserted: Mapping[int, Mapping[str, Any] | Written],
 ) -> list[object]:
     """The messages with `replaced` ones and `inserted` ones (each before the message at its
     place) in."""
     changed: list[object] = list(messages)
     for at, message in replaced.items():
-        changed[at] = message
+        changed[at] = unwritten(message)
     for at in sorted(inserted, reverse=True):
         changed.insert(at, unwritten(inserted[at]))
     return changed
 
 
-def reminded(messages: Sequence[Mapping[str, Any]], reminder: str) -> dict[int, Mapping[str, Any]]:
-    """The latest user message with `reminder` at its end, by its place (none when there is
+def reminded(
+    messages: Sequence[Mapping[str, Any]], reminder: Reminder
+) -> dict[int, Mapping[str, Any] | Written]:
+    """The latest user message with the reminder at its end, by its place (none when there is
     no user message or no reminder)."""
     latest = next(
         (at for at in range(len(messages) - 1, -1, -1) if messages[at].get("role") == "user"),
         None,
     )
-    if not reminder or latest is None:
+    if not reminder.text or latest is None:
         return {}
     message = messages[latest]
-    return {latest: {**message, "content": _with_reminder(message.get("content"), reminder)}}
+    content = message.get("content")
+    changed = {**message, "content": _with_reminder(content, reminder.text)}
+    if not (isinstance(content, str | list) and content) or list(message)[-1] != "content":
+        return {latest: changed}
+    # Its content last, the message's JSON ends where that text (or list) ends: the reminder goes
+    # there as it was written once for the game (`reminders`), not written again.
+    head = encoded(message)[:-2]  # less the text's closing quote (the list's bracket) and brace
+    if isinstance(content, list):
+        written = f'{head},{{"type":"text","text":"{reminder.after_text}"}}]}}'
+    else:
+        written = f'{head}{reminder.after_text}"}}'
+    return {latest: Written(changed, written)}
 
 
 def _with_reminder(content: object, reminder: str) -> object:
     if isinstance(content, list):
-        return [*content, {"type": "text", "text": "\n\n" + reminder}]
+        return [*content, {"type": "text", "text": AFTER + reminder}]
     text = content if isinstance(content, str) else ""
-    return f"{text}\n\n{reminder}" if text else reminder
+    return f"{text}{AFTER}{reminder}" if text else reminder

@@ -31,7 +31,7 @@ from ...text import lone_surrogate_at
 from ..failures import ProxyError
 from ..hop import CHAT_HEADER, Hop, Protocol, Upstream, Wire, hop_of
 from ..messages import forwarded
-from ..reminders import reminder_of
+from ..reminders import kept_reminder
 from ..requests import (
     Refused,
     check_content,
@@ -94,7 +94,7 @@ async def messages(request: Request) -> Response:
     chats, plan = await hop.plan(request, named, said)
     system = with_section(body.get("system"), section_of(plan.game, hop.budget).text)
     fields = {"system": system} if system is not None else {}
-    sent = forwarded(read, reminder_of(plan.game), fields=fields)
+    sent = forwarded(read, kept_reminder(plan.game), fields=fields)
     turn = hop.pending(request, chats, named, said, plan, stream=stream, opening=opening(story))
     return await hop.answer(WIRE, upstream, turn, sent, headers, stream=stream)
 
