@@ -20,7 +20,7 @@ from typing import Any
 from ..game import Game
 from ..stream import ReplyStream
 from .clients import Answer
-from .streaming import Relay
+from .streaming import Relay, event_json
 from .turns import AnswerTurn, fed_within
 
 
@@ -194,4 +194,4 @@ def _broken(message: str) -> dict[str, Any]:
 
 
 def _sse(chunk: Mapping[str, Any]) -> str:
-    return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    return f"data: {event_json(chunk)}\n\n"

@@ -29,6 +29,7 @@ from json.scanner import make_scanner
 from typing import Any, cast
 
 _WHITE = re.compile(r"[ \t\n\r]*")
+_BLANKS = frozenset(" \t\n\r")
 
 
 class NotJSON(ValueError):
@@ -42,6 +43,8 @@ class _Unwritable(NotJSON):
 
 def _white(text: str, at: int) -> int:
     """Where the white space from `at` ends."""
+    if text[at : at + 1] not in _BLANKS:
+        return at  # none (a compact body has none anywhere): no pattern matched
     found = _WHITE.match(text, at)
     assert found is not None  # the pattern matches nothing too
     return found.end()
@@ -272,13 +275,14 @@ def read(raw: bytes) -> Read:
         text = raw.decode(encoding, "surrogatepass")
     except UnicodeDecodeError:
         raise NotJSON("the body is not text") from None
+    body = Read(None, text, raw, encoding == "utf-8")
     try:
         at = _white(text, 0)
         if text.startswith("{", at):
-            found, end = _object(text, at)
+            found, end = _object(body, at)
         else:
             value, end = _SCAN(text, at)
-            found = Read(value, text)
+            found = replace(body, value=value)
     except _Unwritable:
         raise
     except (StopIteration, json.JSONDecodeError, NotJSON, RecursionError):
@@ -287,19 +291,20 @@ def read(raw: bytes) -> Read:
         raise _Unwritable("the body holds an integer of over 4,300 digits") from None
     if _white(text, end) != len(text):
         raise NotJSON("the body holds more than one JSON value")
-    return replace(found, raw=raw, utf8=encoding == "utf-8")
+    return found
 
 
-def _object(text: str, at: int) -> tuple[Read, int]:
-    """The object opening at `at`, read key by key (each value by the scanner), and where it
-    ends; where its `messages` array opens and closes, and where each top-level value stands
-    (none when a key is given twice)."""
+def _object(body: Read, at: int) -> tuple[Read, int]:
+    """The object opening at `at` in the body's text, read key by key (each value by the
+    scanner), and where it ends; where its `messages` array opens and closes, and where each
+    top-level value stands (none when a key is given twice)."""
+    text, raw, utf8 = body.text, body.raw, body.utf8
     value: dict[str, Any] = {}
     fields: dict[str, tuple[int, int]] = {}
     twice = False
     at = _white(text, at + 1)
     if text.startswith("}", at):
-        return Read(value, text), at + 1
+        return Read(value, text, raw, utf8), at + 1
     first = at
     while True:
         if not text.startswith('"', at):
@@ -322,5 +327,6 @@ def _object(text: str, at: int) -> tuple[Read, int]:
             raise NotJSON
     opens, closes = fields.get("messages", (0, 0))
     if twice or "messages" not in fields or not text.startswith("[", opens):
-        return Read(value, text), at + 1
-    return Read(value, text, opens=opens, closes=closes - 1, fields=fields, first=first), at + 1
+        return Read(value, text, raw, utf8), at + 1
+    placed = Read(value, text, raw, utf8, opens, closes - 1, fields, first)
+    return placed, at + 1

@@ -22,6 +22,7 @@ protocol's error event.
 from __future__ import annotations
 
 import codecs
+import json
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import suppress
@@ -40,6 +41,8 @@ from .turns import AnswerTurn
 
 # The network reads held for the worker, at most, while it works through the ones before.
 READ_AHEAD = 256
+# An event's data as JSON, by a writer made once (json.dumps makes one a call).
+event_json = json.JSONEncoder(ensure_ascii=False).encode
 _utf8 = codecs.getincrementaldecoder("utf-8")
 # A network read's lines, or how the upstream failed after them.
 _Read = list[str] | UpstreamError
@@ -86,15 +89,22 @@ class Relay:
         reads = self._reads(beside)
         try:
             async for lines in reads:
+                held: list[str] = []  # the events of what fed no text, to go with the next's
                 while lines and not (_narrating(turn) or reading.broken or reading.done):
                     # Until the first narration is out, the read is worked here an event at a
                     # time (one chunk's work, the loop free between two): the first words go
                     # without waiting for a worker thread, however many events the read holds.
                     head, lines = _first_event(lines)
-                    shown = reading.take(head)
+                    fed = _fed(turn)
+                    held += reading.take(head)
                     ended = reading.broken
-                    if shown:
-                        yield "".join(shown)
+                    if lines and _fed(turn) == fed and not (reading.broken or reading.done):
+                        # Nothing fed (the role, an empty text): its events go out in one write
+                        # with the next event's, the first words among them, not one before.
+                        continue
+                    if held:
+                        yield "".join(held)
+                        held = []
                     turn.given_out()
                     await anyio.lowlevel.checkpoint()
                 if lines and not (reading.broken or reading.done):
@@ -218,6 +228,11 @@ async def _read_ahead(
 def _narrating(turn: AnswerTurn) -> bool:
     """Whether the turn's first narration is out."""
     return any(stream.narrating for stream in turn.streams)
+
+
+def _fed(turn: AnswerTurn) -> int:
+    """How much text the turn's streams were fed."""
+    return sum(len(stream.text) for stream in turn.streams)
 
 
 def _taken(reading: Reading, lines: list[str]) -> list[str]:

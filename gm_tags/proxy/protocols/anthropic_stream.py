@@ -26,7 +26,7 @@ from typing import Any
 from ...game import Game
 from ...stream import ReplyStream
 from ..clients import Answer
-from ..streaming import Relay
+from ..streaming import Relay, event_json
 from ..turns import AnswerTurn, fed_within
 
 
@@ -261,4 +261,4 @@ def broken(message: str | None) -> dict[str, Any]:
 
 def sse(event: Mapping[str, Any]) -> str:
     """An event as Anthropic streams it: its type as the event's name, then its data."""
-    return f"event: {event.get('type')}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
+    return f"event: {event.get('type')}\ndata: {event_json(event)}\n\n"
