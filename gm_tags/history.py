@@ -297,11 +297,13 @@ class Chat:
             raise HistoryError("the last message is not a reply")
         return self.messages[-1]
 
+    # Made directly, not by dataclasses.replace: a step's chat is made on the way to the first
+    # token of every request, and replace costs a lookup of the fields each time.
     def _with(self, message: Message) -> Chat:
-        return replace(self, messages=appended(self.messages, _storable(message)))
+        return type(self)(self.start, appended(self.messages, _storable(message)))
 
     def _replace_last(self, message: Message) -> Chat:
-        return replace(self, messages=appended(self.messages[:-1], _storable(message)))
+        return type(self)(self.start, appended(self.messages[:-1], _storable(message)))
 
 
 def _storable(message: Message) -> Message:

@@ -85,13 +85,15 @@ def plan_on(
     said: Sequence[Said],
     start: Game,
     taken: Callable[[str], Sequence[str]] | None = None,
+    revisions: tuple[int, ...] = (),
 ) -> Plan:
     """`plan_step` once the walk that decides is known (`best_walk`'s, or the same walk found
-    another way: `aligned.aligned_walk`)."""
+    another way: `aligned.aligned_walk`); `revisions`, the stored revision each line was read
+    at, when the caller knows it."""
     if best is not None and best.respaced:
         best = replace(best, chat=_respaced(best.chat, best.respaced))
     found = _step(best, key, lines, said, start, taken)
-    return replace(found, read=tuple(lines))
+    return replace(found, read=tuple(lines), revisions=revisions)
 
 
 def _step(

@@ -66,7 +66,7 @@ def retell(
     told = _retold(Chat(chat.start, Growing(chat.messages)), rest, old, place, elsewhere, answering)
     messages = told.chat.messages
     settled = messages.settled() if isinstance(messages, Growing) else messages
-    return replace(told, chat=Chat(chat.start, settled))
+    return Told(Chat(chat.start, settled), told.regenerates)
 
 
 def _retold(

@@ -74,7 +74,7 @@ class TenantChats:
         the index is read for the tenant's chats only, so another tenant's replies neither
         answer nor crowd out the tenant's own."""
         return [
-            dataclasses.replace(hit, chat_id=shown_id(self.tenant, hit.chat_id))
+            Shown(shown_id(self.tenant, hit.chat_id), hit.position, hit.swipe)
             for hit in self.served.chats.store.find_shown(digest, self.tenant)
         ]
 

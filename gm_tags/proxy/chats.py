@@ -27,7 +27,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..chats.aligned import aligned_walk
@@ -206,8 +206,8 @@ class ProxyChats:
                 """The ids a new line is numbered among: the key's, as read just now."""
                 return ids if under == key else self._line_ids(under)
 
-            plan = plan_on(best, key, lines, said, self._start, taken)
-        return replace(plan, revisions=tuple(revision for _, _, revision in read))
+            revisions = tuple(revision for _, _, revision in read)
+            return plan_on(best, key, lines, said, self._start, taken, revisions)
 
     def _unchanged(self, planned: Plan) -> bool:
         """Whether every line of the chat `planned` read is still at the revision it read (in
