@@ -77,23 +77,11 @@ class SqliteStore(SqlStore):
                 raise
             self._connection.execute("COMMIT")
 
-    @contextmanager
-    def _reading(self, *, snapshot: bool = False) -> Iterator[sqlite3.Connection]:
-        with self._errors_said(), self._reader() as reader:
-            if not snapshot:
-                yield reader
-                return
-            # One read transaction: a step committed meanwhile cannot land between the statements.
-            reader.execute("BEGIN")
-            try:
-                yield reader
-            finally:
-                if reader.in_transaction:
-                    reader.execute("COMMIT")
+    def _reading(self, *, snapshot: bool = False) -> _Read:
+        return _Read(self, snapshot)
 
-    @contextmanager
-    def _reader(self) -> Iterator[sqlite3.Connection]:
-        """A reader connection of this thread's alone until the read is done."""
+    def _reader(self) -> sqlite3.Connection:
+        """A reader connection for this thread's read alone (`_given_back` when it is done)."""
         with self._readers_lock:
             if self._closed:
                 raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
@@ -103,14 +91,14 @@ class SqliteStore(SqlStore):
                 self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
             )
             reader.execute("PRAGMA query_only=ON")
-        try:
-            yield reader
-        finally:
-            with self._readers_lock:
-                if self._closed or reader.in_transaction:
-                    reader.close()
-                else:
-                    self._readers.append(reader)
+        return reader
+
+    def _given_back(self, reader: sqlite3.Connection) -> None:
+        with self._readers_lock:
+            if self._closed or reader.in_transaction:
+                reader.close()
+            else:
+                self._readers.append(reader)
 
     def _id_taken(self, error: Exception) -> bool:
         return isinstance(error, sqlite3.IntegrityError)
@@ -120,24 +108,32 @@ class SqliteStore(SqlStore):
         """SQLite's errors as the store errors they mean."""
         try:
             yield
-        except sqlite3.IntegrityError:
-            raise  # a constraint a caller answers (a taken chat id)
-        except sqlite3.OperationalError as error:
+        except sqlite3.Error as error:
+            said = self._said(error)
+            if said is error:
+                raise
+            raise said from None
+
+    def _said(self, error: sqlite3.Error) -> Exception:
+        """The store error an SQLite error means (a constraint a caller answers, such as a taken
+        chat id, as it is)."""
+        if isinstance(error, sqlite3.IntegrityError):
+            return error
+        if isinstance(error, sqlite3.OperationalError):
             text = str(error)
             if "locked" in text or "busy" in text:
-                raise StoreBusyError(
+                return StoreBusyError(
                     f"{self.path}: busy: another process is writing to it; try again"
-                ) from None
+                )
             if "readonly" in text or "read-only" in text:
-                raise StoreReadOnlyError(f"{self.path}: read-only: {text}") from None
-            raise StoreError(f"{self.path}: {text}") from None
-        except sqlite3.ProgrammingError as error:
+                return StoreReadOnlyError(f"{self.path}: read-only: {text}")
+            return StoreError(f"{self.path}: {text}")
+        if isinstance(error, sqlite3.ProgrammingError):
             # Closed: a chat opened from it reads its older messages from it (docs/history.md).
-            raise StoreError(f"{self.path}: {error}") from None
-        except sqlite3.DatabaseError as error:
-            raise StoreCorruptError(
-                f"{self.path}: damaged: {error}", _integrity(self._connection)
-            ) from None
+            return StoreError(f"{self.path}: {error}")
+        if isinstance(error, sqlite3.DatabaseError):
+            return StoreCorruptError(f"{self.path}: damaged: {error}", _integrity(self._connection))
+        return error
 
     def _schema_now(self) -> int | None:
         exists = self._connection.execute(
@@ -147,6 +143,56 @@ class SqliteStore(SqlStore):
             return None
         row = self._connection.execute("SELECT version FROM schema_version").fetchone()
         return int(row[0]) if row else None
+
+
+class _Read:
+    """One read on a reader connection of this thread's alone until it is done (with
+    `snapshot`, in one read transaction: a step committed meanwhile cannot land between its
+    statements), SQLite's errors said as store errors (`SqliteStore._said`). A class, not
+    generator-made context managers: each lookup a request makes went through three of those,
+    a fifth of the Python the proxy's plan of a chat's next request runs."""
+
+    def __init__(self, store: SqliteStore, snapshot: bool) -> None:
+        self._store, self._snapshot = store, snapshot
+        self._taken: sqlite3.Connection | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self._taken = reader = self._store._reader()
+            if self._snapshot:
+                reader.execute("BEGIN")
+        except sqlite3.Error as error:
+            self._done()
+            said = self._store._said(error)
+            if said is error:
+                raise
+            raise said from None
+        return reader
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: object
+    ) -> None:
+        failed: sqlite3.Error | None = None
+        try:
+            if self._taken is not None and self._taken.in_transaction:
+                self._taken.execute("COMMIT")
+        except sqlite3.Error as committing:
+            failed = committing
+        finally:
+            self._done()
+        if isinstance(error, sqlite3.Error):
+            failed = error
+        if failed is None:
+            return  # the read's own exception, if any, goes on as it is
+        said = self._store._said(failed)
+        if said is failed and failed is error:
+            return
+        raise said from None
+
+    def _done(self) -> None:
+        if self._taken is not None:
+            self._store._given_back(self._taken)
+            self._taken = None
 
 
 def _check_before_opening(path: str) -> None:

@@ -224,3 +224,25 @@ def test_a_bad_row_is_said_so_and_the_service_answers_500_store_damaged(
     with TestClient(create_app(store_file, [CREW["path"]]), base_url=LOOPBACK) as client:
         answer = client.get("/games/c")
         assert (answer.status_code, answer.json()["code"]) == (500, "store_damaged")
+
+
+def test_a_read_s_sqlite_error_is_said_as_the_store_s_and_its_reader_goes_back_clean(
+    store_file: Path,
+) -> None:
+    """A read (`SqliteStore._reading`) says SQLite's errors as store errors, whether it fails
+    at its start (a closed store), in its statements or in one read transaction's statements,
+    and gives its reader connection back out of any transaction, for the next read."""
+    store = SqliteStore(store_file)
+    for snapshot in (False, True):
+        failing = pytest.raises(StoreError, match="no such table: nowhere")
+        with failing, store._reading(snapshot=snapshot) as db:
+            db.execute("SELECT * FROM nowhere")
+        with store._reading(snapshot=snapshot) as db:
+            assert db.execute("SELECT 1").fetchone() == (1,)
+    assert store._readers and not any(reader.in_transaction for reader in store._readers)
+    with pytest.raises(ValueError, match="the read's own"), store._reading(snapshot=True):
+        raise ValueError("the read's own")
+    assert not any(reader.in_transaction for reader in store._readers)
+    store.close()
+    with pytest.raises(StoreError, match="closed"), store._reading():
+        pass
