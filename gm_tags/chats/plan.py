@@ -25,7 +25,8 @@ from ..game import Game
 from ..history import Chat, Message
 from ..history_pages import appended
 from .best import best_walk
-from .retell import Told, cut_swipe, retell
+from .cut import cut_swipe, shows_rest
+from .retell import Told, retell
 from .transcript import Said, key_of, next_line_id
 from .walk import Matched, Walk
 
@@ -217,14 +218,15 @@ def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Seq
         return fork, said[said_after:], end
     fork = Chat(chat.start, chat.messages[: departs.position])
     message = chat.messages[departs.position]
+    index = best.first + _index_in_walk(best, departs.position) + 1
     if departs.cut:
         stored = message.swipes[departs.swipe]
-        swipe = cut_swipe(fork.game, stored.text, departs.shown, stored.thrown)
+        split = shows_rest(stored, departs.shown, said[index] if index < len(said) else None)
+        swipe = cut_swipe(fork.game, stored.text, departs.shown, stored.thrown, split=split)
         chosen = Message("reply", (*message.swipes, swipe), len(message.swipes))
     else:
         chosen = replace(message, selected=departs.swipe)
     fork = Chat(fork.start, (*fork.messages, chosen))
-    index = best.first + _index_in_walk(best, departs.position) + 1
     return fork, said[index:], departs.position + 1
 
 

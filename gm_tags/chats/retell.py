@@ -25,12 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 
-from ..dice import Dice, ThrownAgain
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
-from ..pipeline import Turn, process
-from ..stream import ReplyStream
+from .cut import applied_again, cut_swipe, shows_rest
 from .transcript import Said, bare, same
 from .walk import (
     EDIT_KEEPS,
@@ -80,7 +78,7 @@ def _retold(
     budget = RETELL_LIMIT
     # The stored swipe the last message showed cut, and what it showed of it.
     split: tuple[Swipe, str] | None = None
-    for one in rest:
+    for at, one in enumerate(rest):
         if one.role == "user":
             chat = chat.user(one.text)
             place = _user_place(old, place, one.text)
@@ -114,7 +112,8 @@ def _retold(
             else:
                 chat = _added(chat, Swipe(one.text, chat.game, one.text, one.text))
             continue
-        message, budget = _carried(found, one.text, chat.game, budget)
+        following = rest[at + 1] if at + 1 < len(rest) else None
+        message, budget = _carried(found, one.text, chat.game, budget, following)
         chat = _with(chat, message)
         if found.cut:
             split = found.message.swipes[found.swipe], one.text
@@ -150,7 +149,9 @@ class _Found:
         return self.line.messages[self.at]
 
 
-def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple[Message, int]:
+def _carried(
+    found: _Found, shown: str | None, game: Game, budget: int, following: Said | None = None
+) -> tuple[Message, int]:
     """The message `found` stands in, told again on `game` with every swipe the client may
     swipe back to, the one it shows (`shown`, None for the one chosen) chosen, and how many of
     `budget` applications are left. On the snapshot its swipes were applied to they are taken
@@ -168,7 +169,8 @@ def _carried(found: _Found, shown: str | None, game: Game, budget: int) -> tuple
     budget -= 1
     stored = message.swipes[found.swipe]
     if found.cut and shown is not None:
-        chosen = cut_swipe(game, text, shown, stored.thrown)
+        split = shows_rest(stored, shown, following)
+        chosen = cut_swipe(game, text, shown, stored.thrown, split=split)
     else:
         chosen = Swipe.of(text, applied_again(game, text, stored.thrown))
     if same:  # cut: a new swipe beside the ones stored
@@ -206,42 +208,6 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     if narration != told:
         return cut_swipe(chat.game, remainder, text, thrown)
     return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))
-
-
-def thrown_again(game: Game, thrown: Sequence[int]) -> Dice:
-    """Dice for a stored reply read again on `game`: the faces it threw (`Swipe.thrown`), in
-    order, then the game's own (a reply stored before its faces were kept throws new ones)."""
-    return ThrownAgain(thrown, game.dice_for_reply())
-
-
-def applied_again(game: Game, text: str, thrown: Sequence[int]) -> Turn[Game]:
-    """A stored reply's `text` applied again to `game`, throwing the faces it threw."""
-    return process(game, text, thrown_again(game, thrown))
-
-
-def cut_swipe(before: Game, text: str, shown: str, thrown: Sequence[int]) -> Swipe:
-    """A reply cut to what the client shows of it (`shown`, a prefix of its narration, white
-    space aside), applied to `before`: the reply is read as it would stream until its narration
-    holds what the client shows, and stopped there; the tags that closed by then apply and none
-    after, with the faces the whole reply threw (`thrown`: the client saw what they came to).
-    The swipe's narration is the client's text."""
-    need = len(bare(shown))
-    stream = ReplyStream(before, thrown_again(before, thrown))
-    got = at = 0
-    while got < need and at < len(text):
-        # A piece of text gives at most as many characters of narration: never past `need`.
-        piece = text[at : at + max(1, need - got)]
-        at += len(piece)
-        got += len(bare(stream.feed(piece)))
-    turn = stream.stop()
-    return Swipe(
-        stream.text,
-        turn.game,
-        turn.reply,
-        shown,
-        tuple(receipt.to_dict() for receipt in turn.receipts),
-        turn.thrown,
-    )
 
 
 def _added(chat: Chat, swipe: Swipe) -> Chat:

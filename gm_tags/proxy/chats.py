@@ -32,10 +32,10 @@ from typing import Any
 
 from ..chats.aligned import aligned_walk
 from ..chats.best import best_walk
+from ..chats.cut import thrown_again
 from ..chats.further import further_walk
 from ..chats.plan import Plan, plan_on
 from ..chats.replies_back import reply_back_walk
-from ..chats.retell import thrown_again
 from ..chats.served import RETRIES, ServedChats
 from ..chats.shown import Indexes
 from ..chats.tenancy import TenantChats

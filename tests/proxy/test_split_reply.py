@@ -1,0 +1,163 @@
+"""A reply the client shows as two messages (SillyTavern's send with an empty box: the proxy
+stores the answer as a continue, joined onto the reply, and splits it again at the next request;
+issue #29). Each message keeps its own part of the reply: its text, its tags and checks, and the
+faces they threw (docs/proxy.md, "A reply shown as two messages"), however the first part ends
+and the second begins.
+
+A tag that shows nothing, between the first message's last words and the second's first ones,
+goes with the first message: the stored reply does not keep where the continuation began, and a
+reply ending with a tag is common where a continuation opening with one is not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gm_tags.history import Chat
+from gm_tags.store import open_store
+from tests.proxy.inprocess import narration, proxy_app_for, streamed
+from tests.proxy.test_anthropic_stream import Scripted, events, text_block
+from tests.proxy.test_anthropic_stream import shown as anthropic_text
+from tests.proxy.test_anthropic_stream import streamed as anthropic_streamed
+from tests.proxy.test_kept_dice import ask, nows
+from tests.proxy.test_proxy import starting_game
+from tests.proxy.test_reconcile import assistant, planned, user
+
+RUNS = 6
+CHECK = '[skill_check: skill="Prowl" dc="1"] [success: Open.] [failure: Jams.]'
+ENDINGS = {
+    "prose": f"I try. {CHECK} Quietly.",
+    "branch": f"I try. {CHECK}",
+    "tag": 'I try. [clock: name="Alarm raised" tick="1"]',
+}
+BEGINNINGS = {
+    "prose": f"Then again. {CHECK} Done.",
+    "branch": f"{CHECK} Done.",
+    "space, branch": f" {CHECK} Done.",
+    "tag": '[clock: name="Alarm raised" tick="2"] Done.',
+}
+
+
+@pytest.mark.parametrize("beginning", BEGINNINGS)
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_each_message_keeps_its_own_part_of_the_reply(ending: str, beginning: str) -> None:
+    start = starting_game()
+    for run in range(RUNS):
+        chat, first = Chat(start).user("We try.").reply(ENDINGS[ending])
+        chat, more = chat.continue_reply(BEGINNINGS[beginning])
+        joined = chat.messages[1].swipe
+        said = [user("We try."), assistant(first.narration), assistant(more.narration)]
+        plan = planned(chat, [*said, user("Then?")], start)
+        cut, rest = (m.swipe for m in plan.base.messages[1:3])
+        assert (cut.narration.split(), rest.narration.split()) == (
+            first.narration.split(),
+            more.narration.split(),
+        ), run
+        assert cut.text + rest.text == joined.text, run
+        # A tag showing nothing where the continuation begins goes with the first message.
+        moved = 1 if beginning == "tag" else 0
+        leading = BEGINNINGS["tag"].removesuffix("Done.") if moved else ""
+        assert cut.text.rstrip() == (ENDINGS[ending] + leading).rstrip(), run
+        assert (nows(cut.receipts), nows(rest.receipts)) == (
+            nows(first) + nows(more)[:moved],
+            nows(more)[moved:],
+        ), run
+        assert (cut.thrown, rest.thrown) == (first.thrown, more.thrown), run
+
+
+def test_a_cut_reply_keeps_no_piece_of_what_follows_the_cut() -> None:
+    """The client shows the reply up to a check's branch and nothing after (it stopped
+    reading): the cut swipe's text ends with the branches, not with the first letters of what
+    follows, and a tag after them does not apply (it closed after what the client kept)."""
+    start = starting_game()
+    for after in (CHECK, '[clock: name="Alarm raised" tick="1"]', "Later."):
+        chat, whole = Chat(start).user("We try.").reply(f"I try. {CHECK}{after} More.")
+        kept = whole.narration[: whole.narration.index(".", 7) + 1]  # "I try. Open." or "Jams."
+        plan = planned(chat, [user("We try."), assistant(kept), user("Go.")], start)
+        cut = plan.base.messages[1].swipe
+        assert cut.text == f"I try. {CHECK}", after
+        assert nows(cut.receipts) == nows(whole)[:1], after
+        assert cut.thrown == whole.thrown[: len(cut.thrown)], after
+
+
+def _stored_line(db: Path, chat: str) -> list[tuple[str, list[str | None]]]:
+    store = open_store(str(db))
+    try:
+        messages = store.load(chat).messages
+    finally:
+        store.close()
+    replies = [m.swipes[m.selected] for m in messages if m.role == "reply"]
+    return [(swipe["narration"], nows(swipe["receipts"])) for swipe in replies]
+
+
+SHAPES = {
+    "branch, then branch": (f"I try. {CHECK}", f"{CHECK} Done."),
+    "branch, then prose": (f"I try. {CHECK}", f"Then again. {CHECK} Done."),
+    "tag, then prose": ('Bells ring. [clock: name="Alarm raised" tick="2"]', "The guard turns."),
+}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_reply_shown_as_two_messages_is_stored_as_the_client_shows_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str, stream: bool
+) -> None:
+    """End to end (OpenAI protocol): the reply, a send with an empty box, the player's next
+    message; the stored line holds the two messages as the client shows them, each with its
+    own receipts."""
+    first, more = SHAPES[shape]
+
+    def say(client: Any, messages: list[dict[str, str]]) -> str:
+        if not stream:
+            return ask(client, "split", messages)
+        body = {"model": "m", "messages": messages}
+        return narration(streamed(client, body, **{"X-GM-Chat": "split"}))
+
+    with proxy_app_for(tmp_path / "c.db", monkeypatch) as (client, upstream):
+        upstream.script({"reply": first}, {"reply": more}, {"reply": "Next."})
+        said = {"role": "user", "content": "We try."}
+        one = say(client, [said])
+        two = say(client, [said, {"role": "assistant", "content": one}])
+        both = [said, {"role": "assistant", "content": one}, {"role": "assistant", "content": two}]
+        say(client, [*both, {"role": "user", "content": "Then?"}])
+    _assert_stored_as_shown(_stored_line(tmp_path / "c.db", "split"), one, two, shape)
+
+
+def test_a_reply_shown_as_two_messages_is_stored_as_shown_on_the_anthropic_protocol(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, more = SHAPES["branch, then branch"]
+    upstream = Scripted()
+    with proxy_app_for(
+        tmp_path / "c.db", monkeypatch, upstream, anthropic_upstream="http://up.invalid"
+    ) as (client, _):
+        for reply in (first, more, "Next."):
+            pieces = [reply[at : at + 7] for at in range(0, len(reply), 7)]
+            upstream.queue.append(anthropic_streamed((text_block(""), pieces)))
+        said = {"role": "user", "content": "We try."}
+        one = anthropic_text(events(client, [said]))
+        two = anthropic_text(events(client, [said, {"role": "assistant", "content": one}]))
+        both = [said, {"role": "assistant", "content": one}, {"role": "assistant", "content": two}]
+        events(client, [*both, {"role": "user", "content": "Then?"}])
+        store = open_store(str(tmp_path / "c.db"))
+        try:
+            (line,) = store.chat_ids()
+        finally:
+            store.close()
+    _assert_stored_as_shown(_stored_line(tmp_path / "c.db", line), one, two, "branch, then branch")
+
+
+def _assert_stored_as_shown(
+    stored: list[tuple[str, list[str | None]]], one: str, two: str, shape: str
+) -> None:
+    (first, first_receipts), (second, second_receipts) = stored[:2]
+    assert (first.split(), second.split()) == (one.split(), two.split())
+    if shape == "tag, then prose":
+        assert (len(first_receipts), second_receipts) == (1, [])
+        assert "/6" in str(first_receipts[0])
+    else:
+        assert (len(first_receipts), len(second_receipts)) == (1, 1)
+        assert all("Prowl check" in str(now) for now in first_receipts + second_receipts)
