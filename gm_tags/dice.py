@@ -1,6 +1,7 @@
 """The engine's dice. Every roll gm-tags makes goes through a `Dice`, so a seed makes it exact:
-tests and replays give the same faces every time. Dice keep the faces they threw (`thrown`), so
-a stored reply read again throws them again (`ThrownAgain`)."""
+tests and replays give the same faces every time. A reply's run keeps the faces its dice threw
+(`Recorded`, around whatever dice it is given), so a stored reply read again throws them again
+(`ThrownAgain`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ class Dice:
     def __init__(self, seed: int | str | None = None) -> None:
         self._seed = seed
         self._random: random.Random | None = None
-        self._thrown: list[int] = []
 
     def roll(self, count: int, sides: int) -> list[int]:
         """`count` dice of `sides` faces each, in the order thrown."""
@@ -27,14 +27,7 @@ class Dice:
             if self._seed is None:
                 self._seed = secrets.randbits(64)
             self._random = random.Random(self._seed)
-        faces = [self._random.randint(1, sides) for _ in range(count)]
-        self._thrown += faces
-        return faces
-
-    @property
-    def thrown(self) -> tuple[int, ...]:
-        """Every face these dice threw so far, in order."""
-        return tuple(self._thrown)
+        return [self._random.randint(1, sides) for _ in range(count)]
 
     def again(self) -> Dice:
         """New dice that throw the faces these threw, in the same order, and go on as these
@@ -61,8 +54,30 @@ class ThrownAgain(Dice):
         faces = [(face - 1) % sides + 1 for face in taken]
         if len(faces) < count:
             faces += self._then.roll(count - len(faces), sides)
-        self._thrown += faces
         return faces
 
     def again(self) -> Dice:
         return ThrownAgain(self._faces, self._then.again())
+
+
+class Recorded(Dice):
+    """`dice` that keep the faces they threw, in order (`thrown`): a reply's run throws through
+    these, so what it keeps does not hang on how the dice it was given roll (a `Dice` subclass
+    with a `roll` of its own, or no call to `Dice.__init__`)."""
+
+    def __init__(self, dice: Dice) -> None:  # the dice given throw: no generator of its own
+        self._dice = dice
+        self._thrown: list[int] = []
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        faces = self._dice.roll(count, sides)
+        self._thrown += faces
+        return faces
+
+    @property
+    def thrown(self) -> tuple[int, ...]:
+        """Every face thrown so far, in order."""
+        return tuple(self._thrown)
+
+    def again(self) -> Dice:
+        return self._dice.again()

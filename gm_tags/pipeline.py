@@ -16,7 +16,7 @@ from typing import Any, Generic
 
 from .commands import Refused
 from .commands.common import malformed
-from .dice import Dice
+from .dice import Dice, Recorded
 from .engine.outcome import Outcome
 from .families.family import Family
 from .families.registry import FAMILIES
@@ -84,7 +84,8 @@ class ReplyRun(Generic[S]):
     def __init__(
         self, game: S, dice: Dice | None = None, *, continues: bool = False, applies: bool = True
     ) -> None:
-        self.game, self.dice, self.continues = game, dice or Dice(), continues
+        # Recorded here, around the dice given: a turn keeps the faces any dice threw.
+        self.game, self.dice, self.continues = game, Recorded(dice or Dice()), continues
         # False: every tag is read and refused `not-applied`, none run (an answer that is no
         # turn of the story: its tags, and both halves of its checks, still leave the narration).
         self.applies = applies

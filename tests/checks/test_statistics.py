@@ -12,6 +12,8 @@ from gm_tags import Dice, load_ruleset
 from gm_tags.checks.record import CheckRequest
 from gm_tags.checks.run import roll_check
 from gm_tags.dice import ThrownAgain
+from gm_tags.pipeline import process
+from tests.proxy.test_proxy import starting_game
 from tests.sheet.conftest import RULESETS, one
 
 THROWS = 60_000
@@ -45,14 +47,35 @@ def test_dice_again_throw_the_faces_these_threw_seeded_or_not() -> None:
 def test_dice_thrown_again_throw_the_faces_kept_in_order_then_go_on_as_the_others() -> None:
     dice = Dice()
     kept = tuple(dice.roll(3, 6) + dice.roll(1, 20))
-    assert dice.thrown == kept
     again = ThrownAgain(kept, Dice(5))
     assert again.roll(3, 6) + again.roll(1, 20) == list(kept)
     # More dice asked for than were kept: the others' faces after the kept ones.
     assert ThrownAgain(kept[:2], Dice(5)).roll(4, 6) == [*kept[:2], *Dice(5).roll(2, 6)]
     # A face above a die's sides (a roll asked for another die there) is taken round them.
     assert ThrownAgain((20, 7, 6)).roll(3, 6) == [2, 1, 6]
-    assert again.thrown == kept and again.again().roll(4, 6)[:3] == list(kept[:3])
+    assert again.again().roll(4, 6)[:3] == list(kept[:3])
+
+
+class _Loaded(Dice):
+    """Dice of the public API's own making: every die shows its highest face."""
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        return [sides] * count
+
+
+class _LoadedBare(_Loaded):
+    def __init__(self) -> None:  # Dice.__init__ was never needed by a roll() of one's own
+        pass
+
+
+@pytest.mark.parametrize("dice", [_Loaded, _LoadedBare], ids=["overrides roll", "no Dice init"])
+def test_a_reply_keeps_the_faces_of_any_dice_it_is_given(dice: type[Dice]) -> None:
+    """A reply keeps what its dice threw whatever dice they are: the run records the faces
+    around them, so a `Dice` subclass's own `roll` is recorded too (issue #29)."""
+    check = 'I try. [skill_check: skill="Prowl" dc="1"] [success: Open.] [failure: Jams.]'
+    turn = process(starting_game(), check, dice())
+    assert turn.narration == "I try. Open."
+    assert turn.thrown and set(turn.thrown) == {6}
 
 
 def pool_game(**rules: object) -> tuple[object, object]:
