@@ -87,15 +87,15 @@ class HistoryError(GmTagsError, ValueError):
 class Swipe:
     """One version of a message: its text, the snapshot it left and, for a reply, the reply
     rewritten, its narration, its receipts and `thrown`, the faces its dice threw in order (a
-    reply read again throws them again; empty when it threw none, or was stored before they
-    were kept)."""
+    reply read again throws them again; empty when it threw none, None when they are not known:
+    stored before they were kept, or a continuation of such a reply)."""
 
     text: str
     game: Game
     reply: str = ""
     narration: str = ""
     receipts: tuple[dict[str, Any], ...] = ()
-    thrown: tuple[int, ...] = ()
+    thrown: tuple[int, ...] | None = ()
 
     @classmethod
     def of(cls, text: str, turn: Turn[Game]) -> Swipe:
@@ -121,7 +121,7 @@ class StoredSwipe(Swipe):
         reply: str,
         narration: str,
         receipts: tuple[dict[str, Any], ...],
-        thrown: tuple[int, ...] = (),
+        thrown: tuple[int, ...] | None = (),
     ) -> Swipe:
         swipe = object.__new__(cls)
         fields: dict[str, object] = {"text": text, "reply": reply, "narration": narration}
@@ -222,7 +222,8 @@ class Chat:
             last.swipe.reply + turn.reply,
             last.swipe.narration + turn.narration,
             (*last.swipe.receipts, *added),
-            last.swipe.thrown + turn.thrown,  # read again whole, it throws them in this order
+            # Read again whole, it throws them in this order; not known, the whole is not.
+            None if last.swipe.thrown is None else last.swipe.thrown + turn.thrown,
         )
         swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes))

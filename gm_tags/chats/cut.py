@@ -16,19 +16,19 @@ from ..stream import ReplyStream
 from .transcript import Said, bare, same
 
 
-def thrown_again(game: Game, thrown: Sequence[int]) -> Dice:
+def thrown_again(game: Game, thrown: Sequence[int] | None) -> Dice:
     """Dice for a stored reply read again on `game`: the faces it threw (`Swipe.thrown`), in
-    order, then the game's own (a reply stored before its faces were kept throws new ones)."""
-    return ThrownAgain(thrown, game.dice_for_reply())
+    order, then the game's own (a reply whose faces are not known, None, throws new ones)."""
+    return ThrownAgain(thrown or (), game.dice_for_reply())
 
 
-def applied_again(game: Game, text: str, thrown: Sequence[int]) -> Turn[Game]:
+def applied_again(game: Game, text: str, thrown: Sequence[int] | None) -> Turn[Game]:
     """A stored reply's `text` applied again to `game`, throwing the faces it threw."""
     return process(game, text, thrown_again(game, thrown))
 
 
 def cut_swipe(
-    before: Game, text: str, shown: str, thrown: Sequence[int], *, split: bool = False
+    before: Game, text: str, shown: str, thrown: Sequence[int] | None, *, split: bool = False
 ) -> Swipe:
     """A reply cut to what the client shows of it (`shown`, a prefix of its narration, white
     space aside), applied to `before`, with the faces the whole reply threw (`thrown`: the

@@ -204,7 +204,8 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     if not bare(text) or not narration.startswith(told) or not stored.text.startswith(shown):
         return None
     remainder = stored.text[len(shown) :]
-    thrown = stored.thrown[len(cut.thrown) :]
+    # Not known for the whole, not known for the rest (the part shown threw new faces).
+    thrown = None if stored.thrown is None else stored.thrown[len(cut.thrown or ()) :]
     if narration != told:
         return cut_swipe(chat.game, remainder, text, thrown)
     return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))

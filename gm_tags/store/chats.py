@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import GameDocumentError
@@ -204,7 +204,7 @@ class _Past:
                 swipe["reply"],
                 swipe["narration"],
                 tuple(swipe["receipts"]),
-                tuple(swipe.get("thrown", ())),
+                _faces(swipe.get("thrown", ())),
             )
             for number, swipe in enumerate(stored.swipes)
         )
@@ -299,9 +299,14 @@ def _stored(message: Message, *, games: _GameTexts, skip: int = 0) -> StoredMess
                 "reply": swipe.reply,
                 "narration": swipe.narration,
                 "receipts": list(swipe.receipts),
-                "thrown": list(swipe.thrown),
+                "thrown": None if swipe.thrown is None else list(swipe.thrown),
                 "game": games(swipe.game),
             }
             for swipe in message.swipes[skip:]
         ),
     )
+
+
+def _faces(thrown: Sequence[int] | None) -> tuple[int, ...] | None:
+    """A stored swipe's faces: None when they are not known (stored before they were kept)."""
+    return None if thrown is None else tuple(thrown)

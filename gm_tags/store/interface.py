@@ -20,7 +20,7 @@ class Shown:
 @dataclass(frozen=True)
 class StoredMessage:
     """A message as stored: its role, its selected swipe, and each swipe's `text`, `reply`,
-    `narration`, `receipts`, `thrown` (the faces its dice threw, in order; none when it was
+    `narration`, `receipts`, `thrown` (the faces its dice threw, in order; None when not known:
     stored before they were kept) and `game` (its document as JSON text, or as a document)."""
 
     role: str

@@ -47,14 +47,25 @@ def swipe_rows(
         )
 
 
-def thrown_text(thrown: Iterable[int]) -> str:
-    """The faces a reply's dice threw, as stored: digits joined by commas ("" for none)."""
-    return ",".join(map(str, thrown))
+# What `thrown_text` stores for a reply that threw none: "" is a row stored before the faces
+# were kept (schema 8 added the column with "" in every row), whose faces are not known.
+NONE_THROWN = "-"
 
 
-def thrown_faces(text: str) -> tuple[int, ...]:
-    """The faces `thrown_text` stored ("" for none, or stored before they were kept)."""
-    return tuple(int(face) for face in text.split(",")) if text else ()
+def thrown_text(thrown: Iterable[int] | None) -> str:
+    """The faces a reply's dice threw, as stored: digits joined by commas, `NONE_THROWN` for
+    none, "" when they are not known (None)."""
+    if thrown is None:
+        return ""
+    return ",".join(map(str, thrown)) or NONE_THROWN
+
+
+def thrown_faces(text: str) -> tuple[int, ...] | None:
+    """The faces `thrown_text` stored: None when not known ("", stored before they were
+    kept)."""
+    if not text:
+        return None
+    return () if text == NONE_THROWN else tuple(int(face) for face in text.split(","))
 
 
 def message_shown_rows(

@@ -130,6 +130,20 @@ def test_the_faces_a_reply_threw_read_back_and_are_copied_with_a_fork(store: Sto
     assert Chats(store).open("f:2").messages[3].swipe.thrown == (6, 1, 20, 3)
 
 
+def test_faces_not_known_read_back_apart_from_none_thrown(store: Store) -> None:
+    """A swipe stored before its faces were kept (schema 7 and older) reads back with faces not
+    known (None), not as one that threw none (issue #29)."""
+    chats = Chats(store)
+    chat = played(chats)
+    reply = chat.messages[3]
+    unknown = replace(reply.swipe, thrown=None)
+    none = replace(reply.swipe, thrown=())
+    stored = Chat(chat.start, (*chat.messages[:3], replace(reply, swipes=(unknown, none))))
+    chats.put("u", CREW, stored, replace=False)
+    swipes = Chats(store).open("u").messages[3].swipes
+    assert (swipes[0].thrown, swipes[1].thrown) == (None, ())
+
+
 def test_ids_taken_unknown_chats_put_replace_and_delete(store: Store) -> None:
     chats = Chats(store)
     chat = played(chats)

@@ -209,8 +209,9 @@ def test_a_store_of_schema_6_is_migrated_and_its_chats_open_without_their_past(
         chat, revision = chats.open_at("c")
         assert isinstance(chat.messages, PagedMessages)
         assert documents(chat) == documents(played)
-        # Stored before their dice's faces were kept: read again, they throw new ones.
-        assert {swipe.thrown for message in chat.messages for swipe in message.swipes} == {()}
+        # Stored before their dice's faces were kept: not known (None); read again, they throw
+        # new ones.
+        assert {swipe.thrown for message in chat.messages for swipe in message.swipes} == {None}
         after, _ = chat.user("On.").reply(tick(1))
         assert chats.save("c", chat, after, revision) == revision + 1
         assert len(Chats(migrated).open("c").messages) == len(played.messages) + 2

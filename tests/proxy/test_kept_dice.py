@@ -10,6 +10,7 @@ runs it a dozen times (all pass by chance once in 4,096).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,20 @@ def test_a_continued_reply_read_again_whole_throws_the_replys_faces_then_the_con
         told = plan.base.messages[2].swipe
         assert told.game is not joined.game, run  # applied again, whole, on another state
         assert nows(told.receipts) == nows(joined.receipts), run
+
+
+def test_a_reply_whose_faces_are_not_known_continued_keeps_them_not_known() -> None:
+    """A reply stored before its faces were kept (None), continued: the joined reply's faces
+    are not known either (the continuation's alone would go to the first part's check when it
+    is read again whole): read again, it throws the game's dice (issue #29)."""
+    start = starting_game()
+    chat, _ = Chat(start).user("We try.").reply(CHECK)
+    old = chat.messages[1]
+    chat = Chat(
+        chat.start, (chat.messages[0], replace(old, swipes=(replace(old.swipe, thrown=None),)))
+    )
+    chat, more = chat.continue_reply(CHECK.replace("I try.", "Again."))
+    assert more.thrown and chat.messages[1].swipe.thrown is None
 
 
 def test_a_reply_the_client_shows_as_two_messages_keeps_the_rolls_of_both() -> None:
