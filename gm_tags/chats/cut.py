@@ -4,6 +4,7 @@ shows of it, and where in its text that cut falls."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..dice import Dice, ThrownAgain
 from ..families.registry import FAMILIES
@@ -11,7 +12,7 @@ from ..game import Game
 from ..history import Swipe
 from ..pipeline import Turn, branch_spans, commands_in, process
 from ..receipts import Receipt
-from ..rewrite import unwrapped
+from ..rewrite import rewrite, unwrapped
 from ..stream import ReplyStream
 from .transcript import Said, bare, same
 
@@ -51,10 +52,17 @@ def cut_swipe(
         got += len(bare(stream.feed(piece)))
     turn = stream.stop()
     end = shown_end(text, turn.receipts, need, split=split) if need else None
-    if end is not None and end != len(stream.text):
-        whole = applied_again(before, text[:end], thrown)
-        if same(whole.narration, shown):
-            return _swipe(text[:end], whole, shown)
+    if end is None or end == len(stream.text):
+        return _swipe(stream.text, turn, shown)
+    read = len(stream.text)
+    if (end < read or not text[read:end].strip()) and all(r.end <= end for r in turn.receipts):
+        # Only text the stream read past the cut goes (what a branch's narration waited for),
+        # or white space comes: the same tags applied, the same turn, its text and reply cut.
+        cut = text[:end]
+        return _swipe(cut, replace(turn, reply=rewrite(cut, turn.receipts)), shown)
+    whole = applied_again(before, text[:end], thrown)  # tags after what the stream read
+    if same(whole.narration, shown):
+        return _swipe(text[:end], whole, shown)
     return _swipe(stream.text, turn, shown)
 
 
@@ -78,11 +86,13 @@ def shown_end(
     hidden = _hidden(text, receipts)
     counted = at = 0
     for start, end, _ in [*hidden, (len(text), len(text), False)]:
-        for place in range(at, start):
-            if not text[place].isspace():
-                counted += 1
+        stretch = len(bare(text[at:start])) if start > at else 0
+        if counted + stretch >= need:
+            for place in range(at, start):  # the stretch it ends in, a character at a time
+                counted += not text[place].isspace()
                 if counted == need:
                     return _past_silent(text, place + 1, hidden, split)
+        counted += stretch
         at = max(at, end)
     return None
 
