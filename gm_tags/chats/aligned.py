@@ -278,7 +278,13 @@ def window_walk(
     departing = None
     if apart is not None:
         swiped[apart.index] = apart.swipe, apart.cut
-        chosen = messages[shown.positions[skip + apart.index]].selected
+        message = messages[shown.positions[skip + apart.index]]
+        # Shown whole with white space of its own: a text the new line stores, as walks take it.
+        whole = not (apart.cut or apart.edited)
+        if whole and respaced_from(message.swipes[apart.swipe], said[apart.index].text):
+            respaced.append(apart.index)
+            respaced.sort(reverse=True)
+        chosen = message.selected
         departing = apart.index if apart.cut or apart.swipe != chosen else None
     at = shown.positions[skip]
     end = shown.positions[skip + matched - 1] + 1

@@ -314,6 +314,7 @@ def told_otherwise(chat: Chat, text: str, at: int) -> st.SearchStrategy[str]:
             text[:half],
             text[:-1],
             *(swipe.narration for swipe in message.swipes),
+            *(f" {swipe.narration}\n" for swipe in message.swipes),  # white space of its own
             message.swipe.text,
             f"{text} Quietly.",
             f"{text[:half]} and the wind.",
