@@ -53,17 +53,17 @@ def cut_swipe(
     turn = stream.stop()
     end = shown_end(text, turn.receipts, need, split=split) if need else None
     if end is None or end == len(stream.text):
-        return _swipe(stream.text, turn, shown)
+        return Swipe.of(stream.text, turn).narrated(shown)
     read = len(stream.text)
     if (end < read or not text[read:end].strip()) and all(r.end <= end for r in turn.receipts):
         # Only text the stream read past the cut goes (what a branch's narration waited for),
         # or white space comes: the same tags applied, the same turn, its text and reply cut.
         cut = text[:end]
-        return _swipe(cut, replace(turn, reply=rewrite(cut, turn.receipts)), shown)
+        return Swipe.of(cut, replace(turn, reply=rewrite(cut, turn.receipts))).narrated(shown)
     whole = applied_again(before, text[:end], thrown)  # tags after what the stream read
     if same(whole.narration, shown):
-        return _swipe(text[:end], whole, shown)
-    return _swipe(stream.text, turn, shown)
+        return Swipe.of(text[:end], whole).narrated(shown)
+    return Swipe.of(stream.text, turn).narrated(shown)
 
 
 def shows_rest(stored: Swipe, shown: str, following: Said | None) -> bool:
@@ -135,8 +135,3 @@ def _past_silent(text: str, at: int, hidden: Sequence[tuple[int, int, bool]], ta
         if FAMILIES[following[0].name].branches:
             return at
         at = following[0].end
-
-
-def _swipe(text: str, turn: Turn[Game], shown: str) -> Swipe:
-    receipts = tuple(receipt.to_dict() for receipt in turn.receipts)
-    return Swipe(text, turn.game, turn.reply, shown, receipts, turn.thrown)
