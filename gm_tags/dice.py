@@ -1,13 +1,65 @@
 """The engine's dice. Every roll gm-tags makes goes through a `Dice`, so a seed makes it exact:
-tests and replays give the same faces every time. A reply's run keeps the faces its dice threw
-(`Recorded`, around whatever dice it is given), so a stored reply read again throws them again
-(`ThrownAgain`)."""
+tests and replays give the same faces every time. A reply's run keeps the faces its dice threw,
+roll by roll (`Recorded`, around whatever dice it is given), so a stored reply read again throws
+them again, each roll its own (`ThrownAgain`)."""
 
 from __future__ import annotations
 
 import random
 import secrets
 from collections.abc import Sequence
+from typing import NamedTuple
+
+# A throw's sides when they are not known: a reply stored on schema 8 kept its faces as one run.
+SIDES_NOT_KNOWN = 0
+
+
+class Throw(NamedTuple):
+    """One roll's faces, as a reply's run keeps them: the reply's `tag` it was thrown for (in
+    reply order, from 0), the dice's `sides`, and the `faces` in the order thrown. With sides
+    `SIDES_NOT_KNOWN` (`one_run`), the faces of a whole reply kept before its rolls were kept
+    apart; its tag says nothing. A tuple: JSON writes it as `[tag, sides, [faces]]`."""
+
+    tag: int
+    sides: int
+    faces: tuple[int, ...]
+
+
+# What a reply's dice threw, roll by roll, in the order thrown.
+Thrown = tuple[Throw, ...]
+
+
+def one_run(faces: Sequence[int]) -> Thrown:
+    """`faces` kept as one run, their rolls not known apart (a reply stored on schema 8)."""
+    return (Throw(0, SIDES_NOT_KNOWN, tuple(faces)),) if faces else ()
+
+
+def is_one_run(thrown: Thrown) -> bool:
+    """Whether `thrown` is faces kept as one run (`one_run`), not roll by roll."""
+    return len(thrown) == 1 and thrown[0].sides == SIDES_NOT_KNOWN
+
+
+def faces_of(thrown: Thrown) -> tuple[int, ...]:
+    """Every face of `thrown` in the order thrown, as one run (what schema 8 keeps)."""
+    return tuple(face for throw in thrown for face in throw.faces)
+
+
+def joined(first: Thrown, then: Thrown, tags: int) -> Thrown:
+    """What a reply whose `tags` tags threw `first`, continued by one that threw `then`, throws
+    read again whole: the continuation's tags counted on after the reply's. A reply kept as one
+    run stays one (which of its rolls a tag threw is not known)."""
+    if is_one_run(first):
+        return one_run(faces_of(first) + faces_of(then))
+    return first + tuple(throw._replace(tag=throw.tag + tags) for throw in then)
+
+
+def after_tags(thrown: Thrown, tags: int, part: Thrown) -> Thrown:
+    """What a reply's tags from its `tags`-th on threw, counted from 0: the rest of a reply
+    whose first `tags` tags are split off, read again as a reply of its own (they threw `part`
+    read again). A reply kept as one run: the faces after as many as `part` threw."""
+    if is_one_run(thrown):
+        return one_run(faces_of(thrown)[len(faces_of(part)) :])
+    return tuple(throw._replace(tag=throw.tag - tags) for throw in thrown if throw.tag >= tags)
 
 
 class Dice:
@@ -29,6 +81,10 @@ class Dice:
             self._random = random.Random(self._seed)
         return [self._random.randint(1, sides) for _ in range(count)]
 
+    def for_tag(self, tag: int) -> None:
+        """The rolls from here on are for the reply's `tag`-th tag (in reply order, from 0):
+        dice throwing a stored reply's faces again give each tag its own (`ThrownAgain`)."""
+
     def again(self) -> Dice:
         """New dice that throw the faces these threw, in the same order, and go on as these
         would (a reply read again from its start rolls what it rolled the first time)."""
@@ -36,47 +92,72 @@ class Dice:
 
 
 class ThrownAgain(Dice):
-    """Dice that throw `faces` first, in order (what a stored reply's dice threw), then go on as
-    `then` throws: a reply read again, whole or cut, on the state it was read on rolls what it
-    rolled; on another state (an earlier turn changed) the same faces still come in the same
-    order, each to the roll that asks next. A face above a die's sides (the order met another
-    die there) is taken round its sides."""
+    """Dice that throw what a stored reply's dice threw (`thrown`), each roll the faces its own
+    roll threw, and the rest as `then` throws. The k-th roll of a tag takes the faces of the
+    k-th roll that tag made, when its dice have the same sides: the first of them when it asks
+    for fewer, all of them and then `then`'s when it asks for more. A roll with other sides, or
+    past the rolls its tag made, throws `then`'s. So on the state it was read on a reply rolls
+    what it rolled, and on another (an earlier turn changed) a check whose pool grew or shrank,
+    that explodes more, or that is refused there changes no other check's faces.
 
-    def __init__(self, faces: Sequence[int], then: Dice | None = None) -> None:
+    A reply kept as one run (`one_run`, schema 8) throws its faces in order, each to the roll
+    that asks next, a face above a die's sides taken round them, as it was read before."""
+
+    def __init__(self, thrown: Thrown, then: Dice | None = None) -> None:
         super().__init__()
-        self._faces = tuple(faces)
-        self._next = 0
-        self._then = then or Dice()
+        self._thrown, self._then = thrown, then or Dice()
+        self._run = thrown[0].faces if is_one_run(thrown) else None
+        self._next = 0  # the run's next face
+        self._kept: dict[tuple[int, int], Throw] = {}  # by tag and roll of the tag
+        rolls: dict[int, int] = {}
+        for throw in thrown:
+            rolls[throw.tag] = number = rolls.get(throw.tag, -1) + 1
+            self._kept[throw.tag, number] = throw
+        self._tag = self._rolls = 0
 
     def roll(self, count: int, sides: int) -> list[int]:
-        taken = self._faces[self._next : self._next + count]
-        self._next += len(taken)
-        faces = [(face - 1) % sides + 1 for face in taken]
+        if self._run is not None:
+            taken = self._run[self._next : self._next + count]
+            self._next += len(taken)
+            faces = [(face - 1) % sides + 1 for face in taken]
+        else:
+            kept = self._kept.get((self._tag, self._rolls))
+            self._rolls += 1
+            faces = list(kept.faces[:count]) if kept is not None and kept.sides == sides else []
         if len(faces) < count:
             faces += self._then.roll(count - len(faces), sides)
         return faces
 
+    def for_tag(self, tag: int) -> None:
+        self._tag, self._rolls = tag, 0
+        self._then.for_tag(tag)
+
     def again(self) -> Dice:
-        return ThrownAgain(self._faces, self._then.again())
+        return ThrownAgain(self._thrown, self._then.again())
 
 
 class Recorded(Dice):
-    """`dice` that keep the faces they threw, in order (`thrown`): a reply's run throws through
-    these, so what it keeps does not hang on how the dice it was given roll (a `Dice` subclass
-    with a `roll` of its own, or no call to `Dice.__init__`)."""
+    """`dice` that keep the faces they threw, roll by roll (`thrown`): a reply's run throws
+    through these, so what it keeps does not hang on how the dice it was given roll (a `Dice`
+    subclass with a `roll` of its own, or no call to `Dice.__init__`)."""
 
     def __init__(self, dice: Dice) -> None:  # the dice given throw: no generator of its own
         self._dice = dice
-        self._thrown: list[int] = []
+        self._thrown: list[Throw] = []
+        self._tag = 0
 
     def roll(self, count: int, sides: int) -> list[int]:
         faces = self._dice.roll(count, sides)
-        self._thrown += faces
+        self._thrown.append(Throw(self._tag, sides, tuple(faces)))
         return faces
 
+    def for_tag(self, tag: int) -> None:
+        self._tag = tag
+        self._dice.for_tag(tag)
+
     @property
-    def thrown(self) -> tuple[int, ...]:
-        """Every face thrown so far, in order."""
+    def thrown(self) -> Thrown:
+        """Every roll so far, in order, with the tag it was for and its dice's sides."""
         return tuple(self._thrown)
 
     def again(self) -> Dice:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
+from .dice import Thrown, joined
 from .errors import GmTagsError
 from .game import Game, PartySave, SheetEdit
 from .history_pages import appended
@@ -86,7 +87,7 @@ class HistoryError(GmTagsError, ValueError):
 @dataclass(frozen=True)
 class Swipe:
     """One version of a message: its text, the snapshot it left and, for a reply, the reply
-    rewritten, its narration, its receipts and `thrown`, the faces its dice threw in order (a
+    rewritten, its narration, its receipts and `thrown`, what its dice threw roll by roll (a
     reply read again throws them again; empty when it threw none, None when they are not known:
     stored before they were kept, or a continuation of such a reply)."""
 
@@ -95,7 +96,7 @@ class Swipe:
     reply: str = ""
     narration: str = ""
     receipts: tuple[dict[str, Any], ...] = ()
-    thrown: tuple[int, ...] | None = ()
+    thrown: Thrown | None = ()
 
     @classmethod
     def of(cls, text: str, turn: Turn[Game]) -> Swipe:
@@ -121,7 +122,7 @@ class StoredSwipe(Swipe):
         reply: str,
         narration: str,
         receipts: tuple[dict[str, Any], ...],
-        thrown: tuple[int, ...] | None = (),
+        thrown: Thrown | None = (),
     ) -> Swipe:
         swipe = object.__new__(cls)
         fields: dict[str, object] = {"text": text, "reply": reply, "narration": narration}
@@ -216,16 +217,18 @@ class Chat:
         added = [receipt.to_dict() for receipt in turn.receipts]
         for receipt in added:
             receipt["span"] = [at + offset for at in receipt["span"]]
-        joined = Swipe(
+        whole = Swipe(
             last.swipe.text + text,
             turn.game,
             last.swipe.reply + turn.reply,
             last.swipe.narration + turn.narration,
             (*last.swipe.receipts, *added),
-            # Read again whole, it throws them in this order; not known, the whole is not.
-            None if last.swipe.thrown is None else last.swipe.thrown + turn.thrown,
+            # Read again whole, its tags throw them; not known, the whole is not.
+            None
+            if last.swipe.thrown is None
+            else joined(last.swipe.thrown, turn.thrown, len(last.swipe.receipts)),
         )
-        swipes = tuple(joined if i == last.selected else s for i, s in enumerate(last.swipes))
+        swipes = tuple(whole if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes))
 
     def select(self, swipe: int) -> Chat:

@@ -16,7 +16,7 @@ from typing import Any, Generic
 
 from .commands import Refused
 from .commands.common import malformed
-from .dice import Dice, Recorded
+from .dice import Dice, Recorded, Thrown
 from .engine.outcome import Outcome
 from .families.family import Family
 from .families.registry import FAMILIES
@@ -42,15 +42,15 @@ _MORE_REFUSED = re.compile(r"(\d+) more commands were refused")
 @dataclass(frozen=True, slots=True)
 class Turn(Generic[S]):
     """A processed reply: `reply` with every command tag a receipt, the `narration` the player
-    reads, the `receipts` in reply order, and the `game` snapshot the reply left. `thrown`: every
-    face its dice threw, in order (a stored reply read again throws them again: `ThrownAgain`);
+    reads, the `receipts` in reply order, and the `game` snapshot the reply left. `thrown`: what
+    its dice threw, roll by roll (a stored reply read again throws them again: `ThrownAgain`);
     not part of what a turn says, so turns that differ only in it are equal."""
 
     reply: str
     narration: str
     receipts: tuple[Receipt, ...]
     game: S
-    thrown: tuple[int, ...] = field(default=(), compare=False)
+    thrown: Thrown = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +102,7 @@ class ReplyRun(Generic[S]):
             refusal = Outcome.refused(
                 Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
             )
+        self.dice.for_tag(len(self.receipts))  # a reply read again: each tag its own faces
         receipt = _one(self._draft, tag, FAMILIES[tag.name], self.dice, refusal=refusal)
         self.receipts.append(receipt)
         return receipt

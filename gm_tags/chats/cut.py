@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..dice import Dice, ThrownAgain
+from ..dice import Dice, Thrown, ThrownAgain
 from ..families.registry import FAMILIES
 from ..game import Game
 from ..history import Swipe
@@ -17,19 +17,20 @@ from ..stream import ReplyStream
 from .transcript import Said, bare, same
 
 
-def thrown_again(game: Game, thrown: Sequence[int] | None) -> Dice:
-    """Dice for a stored reply read again on `game`: the faces it threw (`Swipe.thrown`), in
-    order, then the game's own (a reply whose faces are not known, None, throws new ones)."""
+def thrown_again(game: Game, thrown: Thrown | None) -> Dice:
+    """Dice for a stored reply read again on `game`: each roll the faces its own roll threw
+    (`Swipe.thrown`, `ThrownAgain`), then the game's own (a reply whose faces are not known,
+    None, throws new ones)."""
     return ThrownAgain(thrown or (), game.dice_for_reply())
 
 
-def applied_again(game: Game, text: str, thrown: Sequence[int] | None) -> Turn[Game]:
+def applied_again(game: Game, text: str, thrown: Thrown | None) -> Turn[Game]:
     """A stored reply's `text` applied again to `game`, throwing the faces it threw."""
     return process(game, text, thrown_again(game, thrown))
 
 
 def cut_swipe(
-    before: Game, text: str, shown: str, thrown: Sequence[int] | None, *, split: bool = False
+    before: Game, text: str, shown: str, thrown: Thrown | None, *, split: bool = False
 ) -> Swipe:
     """A reply cut to what the client shows of it (`shown`, a prefix of its narration, white
     space aside), applied to `before`, with the faces the whole reply threw (`thrown`: the

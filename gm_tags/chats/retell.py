@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 
+from ..dice import after_tags
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
@@ -195,8 +196,7 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     shows it as a message of its own (`text`): SillyTavern's send with an empty box (the GM
     speaks again) ends the request with the last reply, as a continue with a prefill does, and
     is stored as one. The reply's text after the part shown is applied on, cut where the client
-    cut it: its tags count once, in order, and its dice throw on from where the part shown
-    stopped."""
+    cut it: its tags count once, in order, each throwing the faces it threw."""
     stored, before = split
     told, narration = bare(before) + bare(text), bare(stored.narration)
     cut = chat.messages[-1].swipe  # the part the last message showed, as it was cut
@@ -205,7 +205,8 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
         return None
     remainder = stored.text[len(shown) :]
     # Not known for the whole, not known for the rest (the part shown threw new faces).
-    thrown = None if stored.thrown is None else stored.thrown[len(cut.thrown or ()) :]
+    tags = len(cut.receipts)
+    thrown = None if stored.thrown is None else after_tags(stored.thrown, tags, cut.thrown or ())
     if narration != told:
         return cut_swipe(chat.game, remainder, text, thrown)
     return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))

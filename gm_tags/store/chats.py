@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import GameDocumentError
@@ -26,7 +26,7 @@ from ..ruleset.loader import load_stored
 from ..tenants import chat_part
 from .errors import StoreCorruptError
 from .interface import Fork, Store, StoredChat, StoredMessage
-from .rows import game_text
+from .rows import game_text, thrown_read
 
 
 def ruleset_from(source: dict[str, Any]) -> Ruleset:
@@ -204,7 +204,7 @@ class _Past:
                 swipe["reply"],
                 swipe["narration"],
                 tuple(swipe["receipts"]),
-                _faces(swipe.get("thrown", ())),
+                thrown_read(swipe.get("thrown", ())),
             )
             for number, swipe in enumerate(stored.swipes)
         )
@@ -305,8 +305,3 @@ def _stored(message: Message, *, games: _GameTexts, skip: int = 0) -> StoredMess
             for swipe in message.swipes[skip:]
         ),
     )
-
-
-def _faces(thrown: Sequence[int] | None) -> tuple[int, ...] | None:
-    """A stored swipe's faces: None when they are not known (stored before they were kept)."""
-    return None if thrown is None else tuple(thrown)

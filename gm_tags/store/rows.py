@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from ..dice import Throw, Thrown, faces_of, is_one_run, one_run
 from ..tenants import tenant_of
 from .interface import StoredChat, StoredMessage
 from .schema import shown_digest
@@ -30,9 +31,10 @@ def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, s
 
 def swipe_rows(
     chat_id: str, position: int, message: StoredMessage, first: int, written: int
-) -> Iterator[tuple[str, int, int, str, str, str, str, str, str, int]]:
+) -> Iterator[tuple[str, int, int, str, str, str, str, str, str, str, int]]:
     """The `swipes` rows of a message's swipes from `first` on, written at revision `written`."""
     for number, swipe in enumerate(message.swipes[first:], start=first):
+        thrown = thrown_read(swipe.get("thrown", ()))
         yield (
             chat_id,
             position,
@@ -41,7 +43,8 @@ def swipe_rows(
             swipe["reply"],
             swipe["narration"],
             to_json(swipe["receipts"]) if swipe["receipts"] else "[]",  # most have none
-            thrown_text(swipe.get("thrown", ())),
+            thrown_text(thrown),
+            rolls_text(thrown),
             game_text(swipe["game"]),
             written,
         )
@@ -52,20 +55,54 @@ def swipe_rows(
 NONE_THROWN = "-"
 
 
-def thrown_text(thrown: Iterable[int] | None) -> str:
-    """The faces a reply's dice threw, as stored: digits joined by commas, `NONE_THROWN` for
-    none, "" when they are not known (None)."""
+def thrown_text(thrown: Thrown | None) -> str:
+    """The faces a reply's dice threw as one run, as schema 8 stores them (and a worker still
+    on it reads them): digits joined by commas, `NONE_THROWN` for none, "" when they are not
+    known (None)."""
     if thrown is None:
         return ""
-    return ",".join(map(str, thrown)) or NONE_THROWN
+    return ",".join(map(str, faces_of(thrown))) or NONE_THROWN
 
 
-def thrown_faces(text: str) -> tuple[int, ...] | None:
-    """The faces `thrown_text` stored: None when not known ("", stored before they were
-    kept)."""
-    if not text:
+def rolls_text(thrown: Thrown | None) -> str:
+    """Each roll of `thrown` as `tag:dSIDES:faces` (faces joined by commas, none for a roll of
+    no dice), the rolls joined by ';': `0:d20:14;1:d6:3,5`. "" for no roll, for faces not known
+    and for faces kept as one run: the `thrown` column says which."""
+    if not thrown or is_one_run(thrown):
+        return ""
+    return ";".join(f"{tag}:d{sides}:{','.join(map(str, faces))}" for tag, sides, faces in thrown)
+
+
+def thrown_faces(thrown: str, rolls: str = "") -> Thrown | None:
+    """What a swipe row's dice threw: its `rolls` (`rolls_text`), or for a row with none (no
+    roll, or written on schema 8, or by a worker still on it) its `thrown` column: None when
+    not known (""), else the faces as one run."""
+    if rolls:
+        return tuple(_throw(roll) for roll in rolls.split(";"))
+    if not thrown:
         return None
-    return () if text == NONE_THROWN else tuple(int(face) for face in text.split(","))
+    return () if thrown == NONE_THROWN else one_run([int(face) for face in thrown.split(",")])
+
+
+def _throw(text: str) -> Throw:
+    tag, sides, faces = text.split(":")
+    thrown = tuple(int(face) for face in faces.split(",")) if faces else ()
+    return Throw(int(tag), int(sides.removeprefix("d")), thrown)
+
+
+def thrown_read(value: Sequence[Any] | None) -> Thrown | None:
+    """A swipe's faces as a chat document gives them: None (not known), a list of numbers (one
+    run, as schema 8 kept them), or each roll as `[tag, sides, faces]` (a `Throw`, or the list
+    JSON reads back)."""
+    if value is None:
+        return None
+    if not value:
+        return ()
+    if isinstance(value[0], Throw):
+        return tuple(value)
+    if isinstance(value[0], int):
+        return one_run(value)
+    return tuple(Throw(int(tag), int(sides), tuple(map(int, faces))) for tag, sides, faces in value)
 
 
 def message_shown_rows(
@@ -97,8 +134,8 @@ def stored_chat(
     chat: Sequence[Any], messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> StoredChat:
     """A chat as read whole: its row (ruleset, start, revision, title), its messages (position,
-    role, selected) and its swipes (position, text, reply, narration, receipts, thrown, game) in
-    order.
+    role, selected) and its swipes (position, text, reply, narration, receipts, thrown, rolls,
+    game) in order.
     Each swipe's game stays the JSON text it was stored as (a store copy writes it as it is)."""
     return StoredChat(
         json.loads(chat[0]),
@@ -113,13 +150,13 @@ def stored_messages(
     messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> tuple[StoredMessage, ...]:
     """Messages as read: (position, role, selected, ...) rows and their swipes' (position, text,
-    reply, narration, receipts, thrown[, game]) rows in order. A swipe read without its game has
-    none: `Chats` reads it when it is asked for."""
+    reply, narration, receipts, thrown, rolls[, game]) rows in order. A swipe read without its
+    game has none: `Chats` reads it when it is asked for."""
     by_position: dict[int, list[dict[str, Any]]] = {}
-    for position, text, reply, narration, receipts, thrown, *game in swipes:
+    for position, text, reply, narration, receipts, thrown, rolls, *game in swipes:
         swipe = {"text": text, "reply": reply, "narration": narration}
         swipe["receipts"] = json.loads(receipts)
-        swipe["thrown"] = thrown_faces(thrown)
+        swipe["thrown"] = thrown_faces(thrown, rolls)
         if game:
             swipe["game"] = game[0]
         by_position.setdefault(position, []).append(swipe)

@@ -85,6 +85,13 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE swipes ADD COLUMN thrown TEXT NOT NULL DEFAULT '';
     """,
+    # Each roll's faces apart, with the tag it was thrown for and its dice's sides (`rows.py`,
+    # `rolls_text`): read again on another state, each roll throws its own. A column of its own,
+    # so `thrown` keeps the faces as one run for a worker still on schema 8, which reads them
+    # as it did (and writes '' here: its rows read as one run).
+    """
+    ALTER TABLE swipes ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
+    """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
 # replies' digests filled in the same transaction.
@@ -114,7 +121,7 @@ LOAD_MESSAGES_SQL = (
     "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"
 )
 LOAD_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts, thrown, game FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown, rolls, game FROM swipes "
     "WHERE chat_id = ? ORDER BY position, swipe"
 )
 INSERT_CHAT_SQL = (
@@ -125,7 +132,7 @@ INSERT_MESSAGE_SQL = (
 )
 INSERT_SWIPE_SQL = (
     "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
-    "game, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "rolls, game, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # A chat opened without its past: how many messages it has, a span of them (their swipes without
 # the games), and one swipe's game, each row with the revision that wrote it.
@@ -135,7 +142,7 @@ SPAN_MESSAGES_SQL = (
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position"
 )
 SPAN_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts, thrown FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown, rolls FROM swipes "
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position, swipe"
 )
 GAME_SQL = "SELECT game, written FROM swipes WHERE chat_id = ? AND position = ? AND swipe = ?"
@@ -157,8 +164,9 @@ COPY_MESSAGES_SQL = (
 )
 COPY_SWIPES_SQL = (
     "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
-    "game, written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, receipts, "
-    "thrown, game, CAST(? AS INTEGER) FROM swipes WHERE chat_id = ? AND position < ?"
+    "rolls, game, written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, "
+    "receipts, thrown, rolls, game, CAST(? AS INTEGER) FROM swipes "
+    "WHERE chat_id = ? AND position < ?"
 )
 COPY_SHOWN_SQL = (
     "INSERT INTO shown (digest, chat_id, position, swipe) "

@@ -5,6 +5,7 @@ built on a chat another worker changed is refused, and workers starting at once 
 from __future__ import annotations
 
 import io
+import json
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from gm_tags import Game
 from gm_tags.cli import main
+from gm_tags.dice import SIDES_NOT_KNOWN, Throw
 from gm_tags.history import Chat, HistoryError
 from gm_tags.history_pages import PAGE, first_change
 from gm_tags.store import (
@@ -113,21 +115,89 @@ def test_a_step_on_a_chat_another_worker_changed_is_refused_and_writes_nothing(
         second.close()
 
 
+# A reply's rolls as its run keeps them: its first tag threw a d20, its second two d6, then one
+# more d6 (an explosion), and a third tag a roll of no dice.
+ROLLS = (Throw(0, 20, (14,)), Throw(1, 6, (3, 5)), Throw(1, 6, (6,)), Throw(2, 6, ()))
+
+
 def test_the_faces_a_reply_threw_read_back_and_are_copied_with_a_fork(store: Store) -> None:
-    """A swipe keeps the faces its dice threw (docs/proxy.md "A reply read again"): read back
-    whole, a page at a time, and in a forked line's copied rows."""
+    """A swipe keeps the faces its dice threw, roll by roll, each with the tag it was thrown
+    for and its dice's sides (docs/proxy.md "A reply read again"): read back whole, a page at a
+    time, and in a forked line's copied rows. The `thrown` column still holds them as one run
+    (what a worker on schema 8 reads); `rolls` keeps them apart (issue #29)."""
     chats = Chats(store)
     chat = played(chats)
     reply = chat.messages[3]
-    faces = replace(reply.swipe, thrown=(6, 1, 20, 3))
+    faces = replace(reply.swipe, thrown=ROLLS)
     thrown = Chat(chat.start, (*chat.messages[:3], replace(reply, swipes=(faces,))))
     chats.put("f", CREW, thrown, replace=False)
-    assert store.load("f").messages[3].swipes[0]["thrown"] == (6, 1, 20, 3)
-    assert Chats(store).open("f").messages[3].swipe.thrown == (6, 1, 20, 3)
+    assert store.load("f").messages[3].swipes[0]["thrown"] == ROLLS
+    assert Chats(store).open("f").messages[3].swipe.thrown == ROLLS
     assert Chats(store).open("f").messages[1].swipe.thrown == ()  # it threw none
     forked, _ = thrown.user("On.").reply(tick(1))
     chats.put("f:2", CREW, forked, replace=False, fork=Fork("f", store.revision("f"), 4))
-    assert Chats(store).open("f:2").messages[3].swipe.thrown == (6, 1, 20, 3)
+    assert Chats(store).open("f:2").messages[3].swipe.thrown == ROLLS
+    with store._transaction() as db:  # type: ignore[attr-defined]
+        row = db.execute(
+            "SELECT thrown, rolls FROM swipes WHERE chat_id = ? AND position = 3", ("f",)
+        ).fetchone()
+    assert tuple(row) == ("14,3,5,6", "0:d20:14;1:d6:3,5;1:d6:6;2:d6:")
+
+
+@pytest.mark.parametrize(
+    ("thrown", "read"),
+    [("14,3,5", (Throw(0, SIDES_NOT_KNOWN, (14, 3, 5)),)), ("-", ()), ("", None)],
+    ids=["faces", "none thrown", "not known"],
+)
+def test_a_row_a_worker_on_schema_8_wrote_reads_its_faces_as_one_run(
+    store: Store, thrown: str, read: Any
+) -> None:
+    """A swipe written before each roll's faces were kept apart, or by a worker still on schema
+    8 (its rows have `rolls` ''), reads its faces as one run whose sides are not known: read
+    again, it throws them as it did before (issue #29)."""
+    chats = Chats(store)
+    played(chats)
+    with store._transaction() as db:  # type: ignore[attr-defined]
+        db.execute(
+            "UPDATE swipes SET thrown = ?, rolls = '' WHERE chat_id = ? AND position = 3",
+            (thrown, "c"),
+        )
+    assert Chats(store).open("c").messages[3].swipe.thrown == read
+
+
+def test_a_store_of_schema_8_is_migrated_and_reads_its_faces_as_one_run(db: str) -> None:
+    """Schema 9 adds the `rolls` column; the faces schema 8 kept, as one run, read as such."""
+    store = open_store(db)
+    played(Chats(store))
+    with store._transaction() as raw:  # type: ignore[attr-defined]  # as schema 8 left it
+        raw.execute("ALTER TABLE swipes DROP COLUMN rolls")
+        raw.execute("UPDATE swipes SET thrown = '6,2,5' WHERE position = 3")
+        raw.execute("UPDATE schema_version SET version = 8")
+    store.close()
+    migrated = open_store(db)
+    try:
+        assert migrated.schema_version == len(MIGRATIONS) == 9  # type: ignore[attr-defined]
+        swipe = Chats(migrated).open("c").messages[3].swipe
+        assert swipe.thrown == (Throw(0, SIDES_NOT_KNOWN, (6, 2, 5)),)
+    finally:
+        migrated.close()
+
+
+def test_a_chat_document_reads_its_faces_as_one_run_or_roll_by_roll(store: Store) -> None:
+    """A stored chat's document (`StoredChat`) gives a swipe's faces as a list of numbers (one
+    run, as schema 8 had them) or roll by roll as [tag, sides, faces] (as JSON reads them)."""
+    chats = Chats(store)
+    played(chats)
+    document = store.load("c")
+    for name, thrown, read in [
+        ("run", [14, 3, 5], (Throw(0, SIDES_NOT_KNOWN, (14, 3, 5)),)),
+        ("rolls", json.loads(json.dumps(ROLLS)), ROLLS),
+    ]:
+        reply = document.messages[3]
+        swipes = ({**reply.swipes[0], "thrown": thrown},)
+        messages = (*document.messages[:3], replace(reply, swipes=swipes))
+        store.put(name, replace(document, messages=messages), replace=False)
+        assert Chats(store).open(name).messages[3].swipe.thrown == read, name
 
 
 def test_faces_not_known_read_back_apart_from_none_thrown(store: Store) -> None:

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
+from gm_tags import Game
 from gm_tags.chats.served import ServedChats
 from gm_tags.chats.transcript import Said
-from gm_tags.history import Chat
+from gm_tags.history import Chat, Swipe
 from gm_tags.proxy.chats import ProxyChats
 from gm_tags.proxy.turns import PendingTurn
 from gm_tags.store import open_store
@@ -111,7 +112,8 @@ def test_a_continued_reply_read_again_whole_throws_the_replys_faces_then_the_con
         chat, first = chat.user("We try.").reply(CHECK)
         chat, more = chat.continue_reply(CHECK.replace("I try.", "Again."))
         joined = chat.messages[3].swipe
-        assert joined.thrown == first.thrown + more.thrown
+        # The continuation's tags counted on after the reply's (one check each).
+        assert joined.thrown == first.thrown + tuple(t._replace(tag=1) for t in more.thrown)
         said = shown(chat)
         plan = planned(chat, [said[0], *said[2:], user("Then?")], start)  # the bells deleted
         told = plan.base.messages[2].swipe
@@ -178,3 +180,44 @@ def test_a_stopped_reply_written_after_a_race_is_stored_as_the_client_got_it(
             assert (swipe.narration, nows(swipe.receipts)) == (got, nows(client.receipts)), run
     finally:
         served.close()
+
+
+# Paying stress buys the check a die: with Mira's stress spent first, the check throws 3 dice,
+# without, 4. A second check follows, with dice of its own.
+SPENT = '[sheet: who="Mira" op="spend" pool="stress" amount="8"] She is worn.'
+TWO_CHECKS = (
+    'I try. [skill_check: skill="Prowl" dc="1" spend="stress:2"] [success: Open.] '
+    '[failure: Jams.] Then. [skill_check: who="Mira" skill="Prowl" dc="1"] [success: In.] '
+    "[failure: Out.]"
+)
+
+
+def _told_with_a_grown_pool(start: Game, *, swiped_back: bool) -> tuple[Swipe, Swipe]:
+    """The stored reply with two checks, its first pool 3 dice (stress spent the turn before),
+    and that reply told again with the turn before deleted, or (`swiped_back`) shown as its
+    other swipe, which spent none (the reply keeps its place): its first pool then 4 dice."""
+    chat, _ = Chat(start).user("We rest.").reply("She is rested.")
+    chat, _ = chat.regenerate(SPENT)
+    chat, _ = chat.user("We try.").reply(TWO_CHECKS)
+    said = shown(chat)
+    if swiped_back:
+        said[1] = assistant("She is rested.")
+    else:
+        said = [said[0], *said[2:]]
+    plan = planned(chat, [*said, user("Then?")], start)
+    told = plan.base.messages[-2]  # before the player's new message
+    assert told.swipe.text == TWO_CHECKS
+    return chat.messages[3].swipe, told.swipe
+
+
+def test_a_check_after_one_whose_pool_grew_keeps_the_roll_it_showed() -> None:
+    """The player deletes the turn that spent Mira's stress: the reply after it is told again,
+    and its first check now pays for a die more. Each roll throws the faces its own roll threw
+    (then new ones): the second check still comes to what the client saw. Before, the faces were
+    one run, and the second check got the first one's leftover (issue #29)."""
+    for run in range(RUNS):
+        stored, told = _told_with_a_grown_pool(starting_game(), swiped_back=False)
+        assert nows(told.receipts)[1] == nows(stored.receipts)[1], run
+        first_stored, first_told = stored.thrown[0], told.thrown[0]  # type: ignore[index]
+        assert (len(first_stored.faces), len(first_told.faces)) == (3, 4), run
+        assert first_told.faces[:3] == first_stored.faces, run
