@@ -370,11 +370,15 @@ class GameState(StateReads):
         evolved.__dict__.update(self.__dict__, **changes)
         return evolved
 
-    def dice_for_reply(self, seed: int | str | None = None) -> Dice:
+    def dice_for_reply(self, seed: int | str | None = None, *, read_again: bool = False) -> Dice:
+        """The dice a reply to this state throws; `read_again`: those a stored reply read again
+        throws past the faces it kept (`chats.cut.thrown_again`). Under `keep` those are seeded
+        apart from the reply's own, which threw the faces kept: an extra die would throw the
+        reply's first face again."""
         if seed is not None:
             return Dice(seed)
         if self.dice_policy == "keep":
-            return Dice(f"{self.dice_seed}:{self.turn}")
+            return Dice(f"{self.dice_seed}:{self.turn}" + (":again" if read_again else ""))
         return Dice()
 
 

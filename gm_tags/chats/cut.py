@@ -19,9 +19,12 @@ from .transcript import Said, bare, same
 
 def thrown_again(game: Game, thrown: Thrown | None) -> Dice:
     """Dice for a stored reply read again on `game`: each roll the faces its own roll threw
-    (`Swipe.thrown`, `ThrownAgain`), then the game's own (a reply whose faces are not known,
-    None, throws new ones)."""
-    return ThrownAgain(thrown or (), game.dice_for_reply())
+    (`Swipe.thrown`, `ThrownAgain`), then the game's dice for a reply read again (under `keep`
+    seeded apart from the reply's first ones, which would throw its first faces again). A reply
+    whose faces are not known (None) throws the game's dice for it, as it did before."""
+    if thrown is None:
+        return game.dice_for_reply()
+    return ThrownAgain(thrown, game.dice_for_reply(read_again=True))
 
 
 def applied_again(game: Game, text: str, thrown: Thrown | None) -> Turn[Game]:

@@ -10,20 +10,21 @@ runs it a dozen times (all pass by chance once in 4,096).
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gm_tags import Game
+from gm_tags import Game, load_ruleset
 from gm_tags.chats.served import ServedChats
 from gm_tags.chats.transcript import Said
 from gm_tags.history import Chat, Swipe
 from gm_tags.proxy.chats import ProxyChats
 from gm_tags.proxy.turns import PendingTurn
 from gm_tags.store import open_store
-from tests.proxy.conftest import RULESET
+from tests.proxy.conftest import GAME, RULESET
 from tests.proxy.inprocess import proxy_app_for
 from tests.proxy.test_proxy import starting_game
 from tests.proxy.test_reconcile import assistant, planned, shown, user
@@ -221,3 +222,28 @@ def test_a_check_after_one_whose_pool_grew_keeps_the_roll_it_showed() -> None:
         first_stored, first_told = stored.thrown[0], told.thrown[0]  # type: ignore[index]
         assert (len(first_stored.faces), len(first_told.faces)) == (3, 4), run
         assert first_told.faces[:3] == first_stored.faces, run
+
+
+def kept_dice_game(seed: int) -> Game:
+    """The proxy tests' game under the `keep` dice policy: each reply's dice seeded by `seed`
+    and the reply's place."""
+    document = json.loads(GAME.read_text("utf-8"))
+    document["gameDice"] = {"policy": "keep", "seed": seed}
+    return Game.from_document(load_ruleset(RULESET), document)
+
+
+def test_under_keep_a_pool_grown_on_a_reply_read_again_throws_no_face_again() -> None:
+    """Under `keep` the reply's dice are seeded by its place, and an earlier reply swiped back
+    to keeps that place: a die past the faces kept must not come from the seed the reply first threw
+    with, or it throws the reply's first face again (every time, whatever the seed). Read again
+    twice, it throws the same (issue #29)."""
+    repeats = []
+    for seed in range(RUNS):
+        stored, told = _told_with_a_grown_pool(kept_dice_game(seed), swiped_back=True)
+        assert told.game.turn == stored.game.turn, seed  # the same place: the same seed
+        _, again = _told_with_a_grown_pool(kept_dice_game(seed), swiped_back=True)
+        assert again.thrown == told.thrown, seed
+        assert nows(told.receipts)[1] == nows(stored.receipts)[1], seed
+        first = told.thrown[0].faces  # type: ignore[index]
+        repeats.append(first[3] == first[0])
+    assert repeats.count(True) < RUNS // 2, repeats  # a fair die: about one run in six
