@@ -15,12 +15,12 @@ SIDES_NOT_KNOWN = 0
 
 
 class Throw(NamedTuple):
-    """One roll's faces, as a reply's run keeps them: the reply's `tag` it was thrown for (in
-    reply order, from 0), the dice's `sides`, and the `faces` in the order thrown. With sides
-    `SIDES_NOT_KNOWN` (`one_run`), the faces of a whole reply kept before its rolls were kept
-    apart; its tag says nothing. A tuple: JSON writes it as `[tag, sides, [faces]]`."""
+    """One roll's faces, as a reply's run keeps them: `at`, where the tag it was thrown for
+    begins in the reply's text, the dice's `sides`, and the `faces` in the order thrown. With
+    sides `SIDES_NOT_KNOWN` (`one_run`), the faces of a whole reply kept before its rolls were
+    kept apart; its `at` says nothing. A tuple: JSON writes it as `[at, sides, [faces]]`."""
 
-    tag: int
+    at: int
     sides: int
     faces: tuple[int, ...]
 
@@ -44,22 +44,22 @@ def faces_of(thrown: Thrown) -> tuple[int, ...]:
     return tuple(face for throw in thrown for face in throw.faces)
 
 
-def joined(first: Thrown, then: Thrown, tags: int) -> Thrown:
-    """What a reply whose `tags` tags threw `first`, continued by one that threw `then`, throws
-    read again whole: the continuation's tags counted on after the reply's. A reply kept as one
-    run stays one (which of its rolls a tag threw is not known)."""
+def joined(first: Thrown, then: Thrown, offset: int) -> Thrown:
+    """What a reply that threw `first`, continued by text that threw `then`, throws read again
+    whole: the continuation's tags where they are in the whole, `offset` (the reply's length)
+    on. A reply kept as one run stays one (which of its rolls a tag threw is not known)."""
     if is_one_run(first):
         return one_run(faces_of(first) + faces_of(then))
-    return first + tuple(throw._replace(tag=throw.tag + tags) for throw in then)
+    return first + tuple(throw._replace(at=throw.at + offset) for throw in then)
 
 
-def after_tags(thrown: Thrown, tags: int, part: Thrown) -> Thrown:
-    """What a reply's tags from its `tags`-th on threw, counted from 0: the rest of a reply
-    whose first `tags` tags are split off, read again as a reply of its own (they threw `part`
-    read again). A reply kept as one run: the faces after as many as `part` threw."""
+def rest_from(thrown: Thrown, at: int, part: Thrown) -> Thrown:
+    """What a reply's tags from `at` in its text on threw, placed in the text from there: the
+    rest of a reply whose text before `at` is split off (the part split off threw `part`, read
+    again). A reply kept as one run: the faces after as many as `part` threw."""
     if is_one_run(thrown):
         return one_run(faces_of(thrown)[len(faces_of(part)) :])
-    return tuple(throw._replace(tag=throw.tag - tags) for throw in thrown if throw.tag >= tags)
+    return tuple(throw._replace(at=throw.at - at) for throw in thrown if throw.at >= at)
 
 
 class Dice:
@@ -81,9 +81,9 @@ class Dice:
             self._random = random.Random(self._seed)
         return [self._random.randint(1, sides) for _ in range(count)]
 
-    def for_tag(self, tag: int) -> None:
-        """The rolls from here on are for the reply's `tag`-th tag (in reply order, from 0):
-        dice throwing a stored reply's faces again give each tag its own (`ThrownAgain`)."""
+    def for_tag(self, at: int) -> None:
+        """The rolls from here on are for the tag that begins at `at` in the reply's text: dice
+        throwing a stored reply's faces again give each tag its own (`ThrownAgain`)."""
 
     def again(self) -> Dice:
         """New dice that throw the faces these threw, in the same order, and go on as these
@@ -93,12 +93,13 @@ class Dice:
 
 class ThrownAgain(Dice):
     """Dice that throw what a stored reply's dice threw (`thrown`), each roll the faces its own
-    roll threw, and the rest as `then` throws. The k-th roll of a tag takes the faces of the
-    k-th roll that tag made, when its dice have the same sides: the first of them when it asks
-    for fewer, all of them and then `then`'s when it asks for more. A roll with other sides, or
-    past the rolls its tag made, throws `then`'s. So on the state it was read on a reply rolls
-    what it rolled, and on another (an earlier turn changed) a check whose pool grew or shrank,
-    that explodes more, or that is refused there changes no other check's faces.
+    roll threw, and the rest as `then` throws. The k-th roll of a tag (known by where it begins
+    in the reply's text) takes the faces of the k-th roll that tag made, when its dice have the
+    same sides: the first of them when it asks for fewer, all of them and then `then`'s when it
+    asks for more. A roll with other sides, or past the rolls its tag made, throws `then`'s. So
+    on the state it was read on a reply rolls what it rolled, and on another (an earlier turn
+    changed) a check whose pool grew or shrank, that explodes more, or that is refused there
+    changes no other check's faces.
 
     A reply kept as one run (`one_run`, schema 8) throws its faces in order, each to the roll
     that asks next, a face above a die's sides taken round them, as it was read before."""
@@ -111,9 +112,9 @@ class ThrownAgain(Dice):
         self._kept: dict[tuple[int, int], Throw] = {}  # by tag and roll of the tag
         rolls: dict[int, int] = {}
         for throw in thrown:
-            rolls[throw.tag] = number = rolls.get(throw.tag, -1) + 1
-            self._kept[throw.tag, number] = throw
-        self._tag = self._rolls = 0
+            rolls[throw.at] = number = rolls.get(throw.at, -1) + 1
+            self._kept[throw.at, number] = throw
+        self._at = self._rolls = 0
 
     def roll(self, count: int, sides: int) -> list[int]:
         if self._run is not None:
@@ -121,16 +122,16 @@ class ThrownAgain(Dice):
             self._next += len(taken)
             faces = [(face - 1) % sides + 1 for face in taken]
         else:
-            kept = self._kept.get((self._tag, self._rolls))
+            kept = self._kept.get((self._at, self._rolls))
             self._rolls += 1
             faces = list(kept.faces[:count]) if kept is not None and kept.sides == sides else []
         if len(faces) < count:
             faces += self._then.roll(count - len(faces), sides)
         return faces
 
-    def for_tag(self, tag: int) -> None:
-        self._tag, self._rolls = tag, 0
-        self._then.for_tag(tag)
+    def for_tag(self, at: int) -> None:
+        self._at, self._rolls = at, 0
+        self._then.for_tag(at)
 
     def again(self) -> Dice:
         return ThrownAgain(self._thrown, self._then.again())
@@ -144,20 +145,20 @@ class Recorded(Dice):
     def __init__(self, dice: Dice) -> None:  # the dice given throw: no generator of its own
         self._dice = dice
         self._thrown: list[Throw] = []
-        self._tag = 0
+        self._at = 0
 
     def roll(self, count: int, sides: int) -> list[int]:
         faces = self._dice.roll(count, sides)
-        self._thrown.append(Throw(self._tag, sides, tuple(faces)))
+        self._thrown.append(Throw(self._at, sides, tuple(faces)))
         return faces
 
-    def for_tag(self, tag: int) -> None:
-        self._tag = tag
-        self._dice.for_tag(tag)
+    def for_tag(self, at: int) -> None:
+        self._at = at
+        self._dice.for_tag(at)
 
     @property
     def thrown(self) -> Thrown:
-        """Every roll so far, in order, with the tag it was for and its dice's sides."""
+        """Every roll so far, in order, with where its tag begins and its dice's sides."""
         return tuple(self._thrown)
 
     def again(self) -> Dice:

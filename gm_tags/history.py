@@ -224,9 +224,7 @@ class Chat:
             last.swipe.narration + turn.narration,
             (*last.swipe.receipts, *added),
             # Read again whole, its tags throw them; not known, the whole is not.
-            None
-            if last.swipe.thrown is None
-            else joined(last.swipe.thrown, turn.thrown, len(last.swipe.receipts)),
+            None if last.swipe.thrown is None else joined(last.swipe.thrown, turn.thrown, offset),
         )
         swipes = tuple(whole if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes))

@@ -102,7 +102,7 @@ class ReplyRun(Generic[S]):
             refusal = Outcome.refused(
                 Reason.TOO_MANY, f"only {MAX_PER_FAMILY} {tag.name} tags apply per reply"
             )
-        self.dice.for_tag(len(self.receipts))  # a reply read again: each tag its own faces
+        self.dice.for_tag(tag.start)  # a reply read again: each tag its own faces
         receipt = _one(self._draft, tag, FAMILIES[tag.name], self.dice, refusal=refusal)
         self.receipts.append(receipt)
         return receipt

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 
-from ..dice import after_tags
+from ..dice import rest_from
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
@@ -205,8 +205,9 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
         return None
     remainder = stored.text[len(shown) :]
     # Not known for the whole, not known for the rest (the part shown threw new faces).
-    tags = len(cut.receipts)
-    thrown = None if stored.thrown is None else after_tags(stored.thrown, tags, cut.thrown or ())
+    thrown = (
+        None if stored.thrown is None else rest_from(stored.thrown, len(shown), cut.thrown or ())
+    )
     if narration != told:
         return cut_swipe(chat.game, remainder, text, thrown)
     return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))

@@ -65,12 +65,13 @@ def thrown_text(thrown: Thrown | None) -> str:
 
 
 def rolls_text(thrown: Thrown | None) -> str:
-    """Each roll of `thrown` as `tag:dSIDES:faces` (faces joined by commas, none for a roll of
-    no dice), the rolls joined by ';': `0:d20:14;1:d6:3,5`. "" for no roll, for faces not known
-    and for faces kept as one run: the `thrown` column says which."""
+    """Each roll of `thrown` as `AT:dSIDES:faces` (where its tag begins in the reply's text, the
+    faces joined by commas, none for a roll of no dice), the rolls joined by ';':
+    `7:d20:14;52:d6:3,5`. "" for no roll, for faces not known and for faces kept as one run: the
+    `thrown` column says which."""
     if not thrown or is_one_run(thrown):
         return ""
-    return ";".join(f"{tag}:d{sides}:{','.join(map(str, faces))}" for tag, sides, faces in thrown)
+    return ";".join(f"{at}:d{sides}:{','.join(map(str, faces))}" for at, sides, faces in thrown)
 
 
 def thrown_faces(thrown: str, rolls: str = "") -> Thrown | None:
@@ -85,14 +86,14 @@ def thrown_faces(thrown: str, rolls: str = "") -> Thrown | None:
 
 
 def _throw(text: str) -> Throw:
-    tag, sides, faces = text.split(":")
+    at, sides, faces = text.split(":")
     thrown = tuple(int(face) for face in faces.split(",")) if faces else ()
-    return Throw(int(tag), int(sides.removeprefix("d")), thrown)
+    return Throw(int(at), int(sides.removeprefix("d")), thrown)
 
 
 def thrown_read(value: Sequence[Any] | None) -> Thrown | None:
     """A swipe's faces as a chat document gives them: None (not known), a list of numbers (one
-    run, as schema 8 kept them), or each roll as `[tag, sides, faces]` (a `Throw`, or the list
+    run, as schema 8 kept them), or each roll as `[at, sides, faces]` (a `Throw`, or the list
     JSON reads back)."""
     if value is None:
         return None
@@ -102,7 +103,7 @@ def thrown_read(value: Sequence[Any] | None) -> Thrown | None:
         return tuple(value)
     if isinstance(value[0], int):
         return one_run(value)
-    return tuple(Throw(int(tag), int(sides), tuple(map(int, faces))) for tag, sides, faces in value)
+    return tuple(Throw(int(at), int(sides), tuple(map(int, faces))) for at, sides, faces in value)
 
 
 def message_shown_rows(

@@ -85,7 +85,7 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE swipes ADD COLUMN thrown TEXT NOT NULL DEFAULT '';
     """,
-    # Each roll's faces apart, with the tag it was thrown for and its dice's sides (`rows.py`,
+    # Each roll's faces apart, with where its tag begins and its dice's sides (`rows.py`,
     # `rolls_text`): read again on another state, each roll throws its own. A column of its own,
     # so `thrown` keeps the faces as one run for a worker still on schema 8, which reads them
     # as it did (and writes '' here: its rows read as one run).

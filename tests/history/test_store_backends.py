@@ -115,16 +115,16 @@ def test_a_step_on_a_chat_another_worker_changed_is_refused_and_writes_nothing(
         second.close()
 
 
-# A reply's rolls as its run keeps them: its first tag threw a d20, its second two d6, then one
-# more d6 (an explosion), and a third tag a roll of no dice.
-ROLLS = (Throw(0, 20, (14,)), Throw(1, 6, (3, 5)), Throw(1, 6, (6,)), Throw(2, 6, ()))
+# A reply's rolls as its run keeps them: its tag at 7 threw a d20, the one at 52 two d6, then one
+# more d6 (an explosion), and the one at 90 a roll of no dice.
+ROLLS = (Throw(7, 20, (14,)), Throw(52, 6, (3, 5)), Throw(52, 6, (6,)), Throw(90, 6, ()))
 
 
 def test_the_faces_a_reply_threw_read_back_and_are_copied_with_a_fork(store: Store) -> None:
-    """A swipe keeps the faces its dice threw, roll by roll, each with the tag it was thrown
-    for and its dice's sides (docs/proxy.md "A reply read again"): read back whole, a page at a
-    time, and in a forked line's copied rows. The `thrown` column still holds them as one run
-    (what a worker on schema 8 reads); `rolls` keeps them apart (issue #29)."""
+    """A swipe keeps the faces its dice threw, roll by roll, each with where the tag it was
+    thrown for begins and its dice's sides (docs/proxy.md "A reply read again"): read back
+    whole, a page at a time, and in a forked line's copied rows. The `thrown` column still holds
+    them as one run (what a worker on schema 8 reads); `rolls` keeps them apart (issue #29)."""
     chats = Chats(store)
     chat = played(chats)
     reply = chat.messages[3]
@@ -141,7 +141,7 @@ def test_the_faces_a_reply_threw_read_back_and_are_copied_with_a_fork(store: Sto
         row = db.execute(
             "SELECT thrown, rolls FROM swipes WHERE chat_id = ? AND position = 3", ("f",)
         ).fetchone()
-    assert tuple(row) == ("14,3,5,6", "0:d20:14;1:d6:3,5;1:d6:6;2:d6:")
+    assert tuple(row) == ("14,3,5,6", "7:d20:14;52:d6:3,5;52:d6:6;90:d6:")
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_a_store_of_schema_8_is_migrated_and_reads_its_faces_as_one_run(db: str)
 
 def test_a_chat_document_reads_its_faces_as_one_run_or_roll_by_roll(store: Store) -> None:
     """A stored chat's document (`StoredChat`) gives a swipe's faces as a list of numbers (one
-    run, as schema 8 had them) or roll by roll as [tag, sides, faces] (as JSON reads them)."""
+    run, as schema 8 had them) or roll by roll as [at, sides, faces] (as JSON reads them)."""
     chats = Chats(store)
     played(chats)
     document = store.load("c")

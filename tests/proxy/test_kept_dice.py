@@ -113,13 +113,36 @@ def test_a_continued_reply_read_again_whole_throws_the_replys_faces_then_the_con
         chat, first = chat.user("We try.").reply(CHECK)
         chat, more = chat.continue_reply(CHECK.replace("I try.", "Again."))
         joined = chat.messages[3].swipe
-        # The continuation's tags counted on after the reply's (one check each).
-        assert joined.thrown == first.thrown + tuple(t._replace(tag=1) for t in more.thrown)
+        # The continuation's tags where they are in the whole reply.
+        offset = len(CHECK)
+        assert joined.thrown == (
+            *first.thrown,
+            *(t._replace(at=t.at + offset) for t in more.thrown),
+        )
         said = shown(chat)
         plan = planned(chat, [said[0], *said[2:], user("Then?")], start)  # the bells deleted
         told = plan.base.messages[2].swipe
         assert told.game is not joined.game, run  # applied again, whole, on another state
         assert nows(told.receipts) == nows(joined.receipts), run
+
+
+def test_a_continuation_that_completes_a_tag_keeps_its_checks_faces_read_again_whole() -> None:
+    """The reply stopped inside a tag's name (`[clo`: no tag, no receipt) and the continuation
+    completes it: read again whole, that tag applies before the continuation's check, and the
+    check still throws its own faces. A roll is known by where its tag begins in the text, not by
+    how many tags came before it (the continuation's check was the reply's second tag, and is
+    its third read whole)."""
+    start = starting_game()
+    for run in range(RUNS):
+        chat, _ = Chat(start).user("We wait.").reply('Bells. [clock: name="Alarm raised" tick="1"]')
+        chat, first = chat.user("We try.").reply(CHECK + "[clo")
+        more_text = 'ck: name="Alarm raised" tick="1"] ' + CHECK.replace("I try.", "Again.")
+        chat, more = chat.continue_reply(more_text)
+        said = shown(chat)
+        plan = planned(chat, [said[0], *said[2:], user("Then?")], start)  # the bells deleted
+        told = nows(plan.base.messages[2].swipe.receipts)
+        assert (len(first.receipts), len(told)) == (1, 3), run
+        assert [told[0], told[2]] == nows(first) + nows(more), run
 
 
 def test_a_reply_whose_faces_are_not_known_continued_keeps_them_not_known() -> None:
