@@ -93,12 +93,18 @@ class ServedChats:
         with self._guard:
             self._held.pop(chat_id, None)
 
-    def _current(self, chat_id: str, *, checked: bool) -> tuple[Chat, int]:
+    def _current(
+        self, chat_id: str, *, checked: bool, stored: int | None = None
+    ) -> tuple[Chat, int]:
         """The chat as held, read from the store when it is not held, or (when `checked`) when
-        the store has it at another revision."""
+        the store has it at another revision (`stored`: the revision a read of the caller's
+        found it at, else read now)."""
         held = self._recall(chat_id)
-        if held is not None and checked and self.chats.store.revision(chat_id) != held[1]:
-            held = None
+        if held is not None and checked:
+            if stored is None:
+                stored = self.chats.store.revision(chat_id)
+            if stored != held[1]:
+                held = None
         if held is None:
             held = self.chats.open_at(chat_id)  # UnknownChatError when there is none
             self._hold(chat_id, *held)
@@ -136,10 +142,13 @@ class ServedChats:
     def read(self, chat_id: str) -> Chat:
         return self.read_at(chat_id)[0]
 
-    def read_at(self, chat_id: str) -> tuple[Chat, int]:
-        """The chat as stored now, and its revision."""
+    def read_at(self, chat_id: str, stored: int | None = None) -> tuple[Chat, int]:
+        """The chat as stored now, and its revision; with `stored`, the chat as stored when a
+        read of the caller's found it at that revision (`Store.found`): held at it, it is not
+        asked for again (a step written since is refused at its write, as one written just
+        after a read now would be), else read."""
         with self._lock(chat_id):
-            return self._current(chat_id, checked=True)
+            return self._current(chat_id, checked=True, stored=stored)
 
     def revision(self, chat_id: str) -> int:
         return self.chats.store.revision(chat_id)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
 from ..game import Game
 from ..history import Chat, HistoryError, chat_id_problem
-from ..store import Fork, Shown, UnknownChatError
+from ..store import Fork, Found, Shown, UnknownChatError
 from ..tenants import SEPARATOR, shown_id, stored_id
 from .served import RETRIES, ServedChats, Source
 
@@ -69,22 +69,27 @@ class TenantChats:
         stored = self.served.chats.store.line_ids(stored_id(self.tenant, key))
         return [shown_id(self.tenant, one) for one in stored]
 
-    def find_shown(self, digest: str) -> list[Shown]:
-        """The tenant's stored replies whose shown text has this digest (`store.shown_digest`):
-        the index is read for the tenant's chats only, so another tenant's replies neither
-        answer nor crowd out the tenant's own."""
-        return [
-            Shown(shown_id(self.tenant, hit.chat_id), hit.position, hit.swipe)
-            for hit in self.served.chats.store.find_shown(digest, self.tenant)
-        ]
+    def found(self, key: str, digests: Sequence[str]) -> Found:
+        """`line_ids(key)`, and the tenant's stored replies whose shown text has each digest
+        (`store.shown_digest`), with the revision of every chat they name, in one read
+        (`Store.found`): the index is read for the tenant's chats only, so another tenant's
+        replies neither answer nor crowd out the tenant's own."""
+        tenant = self.tenant
+        stored = None if SEPARATOR in key else stored_id(tenant, key)  # else none is the tenant's
+        found = self.served.chats.store.found(stored, digests, tenant)
+        return Found(
+            tuple(shown_id(tenant, one) for one in found.line_ids),
+            {digest: [_shown(tenant, hit) for hit in hits] for digest, hits in found.shown.items()},
+            {shown_id(tenant, one): revision for one, revision in found.revisions.items()},
+        )
 
     def read(self, chat_id: str) -> Chat:
         with _named(chat_id):
             return self.served.read(self._stored(chat_id))
 
-    def read_at(self, chat_id: str) -> tuple[Chat, int]:
+    def read_at(self, chat_id: str, stored: int | None = None) -> tuple[Chat, int]:
         with _named(chat_id):
-            return self.served.read_at(self._stored(chat_id))
+            return self.served.read_at(self._stored(chat_id), stored)
 
     def revision(self, chat_id: str) -> int:
         with _named(chat_id):
@@ -112,3 +117,8 @@ def _named(chat_id: str) -> Iterator[None]:
         yield
     except UnknownChatError:
         raise UnknownChatError(f"no chat {chat_id!r}") from None
+
+
+def _shown(tenant: str, hit: Shown) -> Shown:
+    """A stored reply found by digest, its chat named as the tenant knows it."""
+    return Shown(shown_id(tenant, hit.chat_id), hit.position, hit.swipe)

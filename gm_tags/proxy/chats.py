@@ -25,7 +25,7 @@ turn lands where it was planned, as if it had come first.)
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +47,7 @@ from ..chats.transcript import (
     line_ids,
     line_number,
     roles_of,
+    texts_of,
 )
 from ..game import Game
 from ..history import Chat
@@ -55,7 +56,6 @@ from ..pipeline import Turn
 from ..store import (
     ChatExistsError,
     Fork,
-    Shown,
     StaleChatError,
     UnknownChatError,
     shown_digest,
@@ -149,14 +149,18 @@ class ProxyChats:
     def _lock(self, key: str) -> threading.Lock:
         return self._stripes[hash(key) % STRIPES]
 
-    def lines(self, candidates: Iterable[str]) -> list[tuple[str, Chat, int]]:
+    def lines(
+        self, candidates: Iterable[str], stored: Mapping[str, int] | None = None
+    ) -> list[tuple[str, Chat, int]]:
         """The candidate lines as stored, with the revision each was read at, in the order their
         chats' lines were started: every lookup of a chat comes through here (one place to
-        narrow whose chats a request may see)."""
+        narrow whose chats a request may see). `stored`: the revisions the lookup that found
+        them read (a line held at its own is not asked for again)."""
+        stored = stored or {}
         read = []
         for line in sorted(set(candidates), key=lambda one: (key_of(one), line_number(one))):
             try:
-                read.append((line, *self.chats.read_at(line)))
+                read.append((line, *self.chats.read_at(line, stored.get(line))))
             except UnknownChatError:
                 continue  # deleted since it was found
         return read
@@ -170,22 +174,24 @@ class ProxyChats:
         """The request's key, the lines it may continue, the anchors the index found and the
         ids of the key's lines."""
         key = chat_key(named, said)
-        anchors: list[tuple[str, int, int]] = []
         # The latest, and the first: a window's opening reply held elsewhere in a line says
         # that what the line holds after it was deleted, when the window does not. Each text
-        # is looked up once (a short reply may be said again and again).
-        hits: dict[str, list[Shown]] = {}
-        for index in _anchored(roles_of(said)):
-            digest = shown_digest(said[index].text)
-            if digest not in hits:
-                hits[digest] = self.chats.find_shown(digest)
-            for hit in hits[digest]:
-                if named is None or key_of(hit.chat_id) == key:
-                    anchors.append((hit.chat_id, index, hit.position))
-        ids = self._line_ids(key)
+        # is looked up once (a short reply may be said again and again), all of them and the
+        # key's lines in one read of the store, which gives the revision each line was at: a
+        # line held at it is not asked for again.
+        texts = texts_of(said)
+        anchored = [(index, shown_digest(texts[index])) for index in _anchored(roles_of(said))]
+        found = self.chats.found(key, list(dict.fromkeys(digest for _, digest in anchored)))
+        anchors = [
+            (hit.chat_id, index, hit.position)
+            for index, digest in anchored
+            for hit in found.shown.get(digest, ())
+            if named is None or key_of(hit.chat_id) == key
+        ]
+        ids = line_ids(key, found.line_ids)
         candidates = list(dict.fromkeys([line for line, _, _ in anchors]))[:LINES_READ]
         candidates += ids[: max(0, LINES_READ - len(candidates))]
-        return key, self.lines(candidates), anchors, ids
+        return key, self.lines(candidates, found.revisions), anchors, ids
 
     def plan(self, named: str | None, said: Sequence[Said]) -> Plan:
         key, read, anchors, ids = self._found(named, said)

@@ -28,7 +28,7 @@ from .errors import (
     StoreReadOnlyError,
     UnknownChatError,
 )
-from .interface import Fork, OpenedChat, Shown, Store, StoredChat, StoredMessage
+from .interface import Fork, Found, OpenedChat, Shown, Store, StoredChat, StoredMessage
 from .opening import is_database_url, open_store
 from .rows import game_text, shown_rows, stored_chat
 from .schema import (
@@ -55,6 +55,7 @@ __all__ = [
     "ChatExistsError",
     "Chats",
     "Fork",
+    "Found",
     "OpenedChat",
     "Shown",
     "SqliteStore",

@@ -3,7 +3,7 @@ and gives: a chat as rows hold it, not yet made into games."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,6 +15,18 @@ class Shown:
     chat_id: str
     position: int
     swipe: int
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one read of the store gives a request to find its chat by: the ids of a key's
+    lines (`line_ids`), the replies each digest finds (`find_shown`, by digest; a digest that
+    finds none is not there), and the revision of every chat either names, as that read found
+    them."""
+
+    line_ids: tuple[str, ...]
+    shown: Mapping[str, Sequence[Shown]]
+    revisions: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,10 @@ class Store(Protocol):
     def line_ids(self, key: str) -> list[str]: ...
 
     def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]: ...
+
+    def found(
+        self, key: str | None, digests: Sequence[str], tenant: str | None = None
+    ) -> Found: ...
 
     def put(
         self, chat_id: str, chat: StoredChat, *, replace: bool, fork: Fork | None = None

@@ -41,7 +41,7 @@ class PgStore(SqlStore):
     _driver_error: ClassVar[type[Exception]] = psycopg.Error
     # The range of `key:...` ids compared byte by byte, whatever the database's collation.
     _line_ids_sql: ClassVar[str] = (
-        'SELECT chat_id FROM chats WHERE chat_id = ? OR (chat_id COLLATE "C" > ? '
+        'SELECT chat_id, revision FROM chats WHERE chat_id = ? OR (chat_id COLLATE "C" > ? '
         'AND chat_id COLLATE "C" < ?)'
     )
     _held_revision_sql: ClassVar[str] = "SELECT revision FROM chats WHERE chat_id = ? FOR UPDATE"

@@ -108,7 +108,10 @@ REPLY_NARRATIONS_SQL = (
 )
 # The ids `key` and `key:...`, by a range of the primary key (';' follows ':' in every
 # collation the back-ends use for it: SQLite's bytes, PostgreSQL's "C").
-LINE_IDS_SQL = "SELECT chat_id FROM chats WHERE chat_id = ? OR (chat_id > ? AND chat_id < ?)"
+# Each with its revision (`Store.found` reads both at once).
+LINE_IDS_SQL = (
+    "SELECT chat_id, revision FROM chats WHERE chat_id = ? OR (chat_id > ? AND chat_id < ?)"
+)
 # A tenant's hits are found among its own chats before the limit, so another tenant's stored
 # replies can never crowd them out.
 FIND_SHOWN_SQL = (
@@ -116,6 +119,23 @@ FIND_SHOWN_SQL = (
     "WHERE s.digest = ? AND (CAST(? AS TEXT) IS NULL OR c.tenant = ?) "
     "ORDER BY s.position DESC, s.chat_id DESC, s.swipe DESC LIMIT ?"
 )
+
+
+def found_shown_sql(digests: int) -> str:
+    """`FIND_SHOWN_SQL` for `digests` digests in one statement: each digest's hits numbered
+    in the order that one sorts them, the first `SHOWN_HITS` of each kept (its LIMIT, per
+    digest); each hit with its digest and its chat's revision."""
+    marks = ", ".join("?" * digests)
+    return (
+        "SELECT digest, chat_id, position, swipe, revision FROM (SELECT s.digest, s.chat_id, "
+        "s.position, s.swipe, c.revision, ROW_NUMBER() OVER (PARTITION BY s.digest "
+        "ORDER BY s.position DESC, s.chat_id DESC, s.swipe DESC) AS nth "
+        "FROM shown s JOIN chats c ON c.chat_id = s.chat_id "
+        f"WHERE s.digest IN ({marks}) AND (CAST(? AS TEXT) IS NULL OR c.tenant = ?)) hits "
+        "WHERE nth <= ? ORDER BY digest, nth"
+    )
+
+
 LOAD_CHAT_SQL = "SELECT ruleset, start, revision, title FROM chats WHERE chat_id = ?"
 LOAD_MESSAGES_SQL = (
     "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"

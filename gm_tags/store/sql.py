@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from typing import Any, ClassVar
 
 from .errors import ChatExistsError, StaleChatError, StoreCorruptError, StoreError, UnknownChatError
-from .interface import Fork, OpenedChat, Shown, StoredChat, StoredMessage
+from .interface import Fork, Found, OpenedChat, Shown, StoredChat, StoredMessage
 from .rows import chat_row, shown_rows, stored_chat, stored_messages, to_json
 from .schema import (
     COUNT_MESSAGES_SQL,
@@ -38,6 +38,7 @@ from .schema import (
     SHOWN_VERSION,
     SPAN_MESSAGES_SQL,
     SPAN_SWIPES_SQL,
+    found_shown_sql,
 )
 from .writes import Db, copy_shared, delete_chat, insert_messages, write_from_swipe
 
@@ -376,6 +377,25 @@ class SqlStore(ABC):
         with self._reading() as db:
             rows = db.execute(self._line_ids_sql, (key, key + ":", key + ";")).fetchall()
         return [row[0] for row in rows]
+
+    def found(self, key: str | None, digests: Sequence[str], tenant: str | None = None) -> Found:
+        """`line_ids(key)` (none when `key` is None) and `find_shown` of each of `digests`, with
+        the revision of every chat they name, in one read: two statements, where a request's
+        lookups took one read each (its latest replies' digests, its key's lines, then each
+        line's revision)."""
+        lines, hits = [], []
+        with self._reading() as db:
+            if key is not None:
+                lines = db.execute(self._line_ids_sql, (key, key + ":", key + ";")).fetchall()
+            if digests:
+                statement = found_shown_sql(len(digests))
+                hits = db.execute(statement, (*digests, tenant, tenant, SHOWN_HITS)).fetchall()
+        revisions = {chat_id: int(revision) for chat_id, revision in lines}
+        shown: dict[str, list[Shown]] = {}
+        for digest, chat_id, position, swipe, revision in hits:
+            shown.setdefault(digest, []).append(Shown(chat_id, position, swipe))
+            revisions[chat_id] = int(revision)
+        return Found(tuple(chat_id for chat_id, _ in lines), shown, revisions)
 
     def find_shown(self, digest: str, tenant: str | None = None) -> list[Shown]:
         """The stored replies whose shown text has this digest (`shown_digest`), of one

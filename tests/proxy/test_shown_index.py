@@ -9,7 +9,16 @@ import sqlite3
 from pathlib import Path
 
 from gm_tags.history import Chat
-from gm_tags.store import SHOWN_VERSION, Chats, Shown, SqliteStore, Store, open_store, shown_digest
+from gm_tags.store import (
+    SHOWN_HITS,
+    SHOWN_VERSION,
+    Chats,
+    Shown,
+    SqliteStore,
+    Store,
+    open_store,
+    shown_digest,
+)
 from tests.history.test_store_backends import CREW, db, played, start, store
 
 __all__ = ["db", "store"]  # the back-end fixtures, used by name
@@ -66,3 +75,25 @@ def test_a_store_from_before_the_index_has_it_filled_when_migrated(tmp_path: Pat
     assert found(migrated, "The plan moves, 3.") == {Shown("c", 1, 1)}
     assert found(migrated, "The plan moves, 2.") == {Shown("c", 3, 0)}
     migrated.close()
+
+
+def test_a_keys_lines_and_the_replies_of_each_digest_are_found_in_one_read(store: Store) -> None:
+    """`found` gives what `line_ids` and `find_shown` give, for several digests at once (each
+    digest's newest `SHOWN_HITS`, of the tenant's chats; a digest no reply has is not there),
+    and the revision of every chat it names."""
+    chats = Chats(store)
+    for at in range(SHOWN_HITS + 2):
+        played(chats, f"k:{at + 1}" if at else "k")
+    played(chats, "t/other")  # another tenant's
+    chat = played(chats, "j")
+    texts = [chat.messages[1].swipes[0].narration, chat.messages[3].swipe.narration, "Unsaid."]
+    digests = [shown_digest(text) for text in texts]
+    for key, tenant in (("k", None), ("t/other", "t"), (None, "t")):
+        found = store.found(key, digests, tenant)
+        assert found.line_ids == tuple(store.line_ids(key) if key else ())
+        hits = {digest: store.find_shown(digest, tenant) for digest in digests}
+        assert found.shown == {digest: shown for digest, shown in hits.items() if shown}
+        named = {*found.line_ids, *(hit.chat_id for shown in hits.values() for hit in shown)}
+        assert found.revisions == store.revisions(sorted(named))
+    assert len(store.found("k", digests).shown[digests[0]]) == SHOWN_HITS
+    assert store.found("k", []).shown == {}
