@@ -211,6 +211,11 @@ def first_change(before: Sequence[Any], after: Sequence[Any]) -> int:
         return next(compress(count(), map(is_not, before, after)), end)
     start = 0
     if isinstance(before, PagedMessages) and isinstance(after, PagedMessages):
+        if before.pages is after.pages and before.upto == after.upto:
+            # One chat's past, a step's messages after it held in memory (a chat before a step
+            # and after it): their tails compared in C, as two chats held whole are.
+            changed = map(is_not, before.tail, after.tail)
+            return before.upto + next(compress(count(), changed), end - before.upto)
         start = min(before.upto, after.upto) if before.pages is after.pages else 0
     old_at = before.peek if isinstance(before, PagedMessages) else before.__getitem__
     new_at = after.peek if isinstance(after, PagedMessages) else after.__getitem__

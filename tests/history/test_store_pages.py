@@ -14,7 +14,7 @@ import pytest
 
 from gm_tags import Game
 from gm_tags.history import Chat, StoredSwipe
-from gm_tags.history_pages import PAGE, PagedMessages
+from gm_tags.history_pages import PAGE, PagedMessages, Pages, first_change
 from gm_tags.store import (
     MIGRATIONS,
     Chats,
@@ -247,3 +247,21 @@ def test_a_chat_whose_store_was_closed_says_so_when_its_past_is_asked_for(tmp_pa
     with pytest.raises(StoreError, match="closed") as raised:
         chat.messages[0]
     assert not isinstance(raised.value, StoreCorruptError)  # closed, not damaged
+
+
+@pytest.mark.parametrize("changed", [0, 1, 5, None])
+def test_the_first_change_of_two_reads_of_one_past_is_the_first_message_not_the_same(
+    changed: int | None,
+) -> None:
+    """Two chats on one stored past, each with the messages steps added after it in memory
+    (a chat before a step and after it): the first message of the second that is not the very
+    one of the first, the shorter's length when one continues the other; the past not read."""
+    past = [object() for _ in range(3)]
+    reads: list[tuple[int, int]] = []
+    pages = Pages(len(past), lambda first, end: reads.append((first, end)) or past[first:end], {})
+    tail = tuple(object() for _ in range(8))
+    later = tail if changed is None else (*tail[:changed], object(), *tail[changed + 1 :])
+    before, after = PagedMessages(pages, 3, tail[:7]), PagedMessages(pages, 3, later)
+    assert first_change(before, after) == 3 + (7 if changed is None else changed)
+    assert first_change(after, PagedMessages(pages, 3, later[:2])) == 5
+    assert reads == []
