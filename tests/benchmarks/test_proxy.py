@@ -2,10 +2,28 @@
 (4 KB, 40 tags) streamed in 4-character chunks by the test model server on loopback, read with
 the official `openai` client straight from that server, through a bare pass-through hop (the
 floor of any Python hop: `tests.benchmarks.passthrough`) and through a real `gm-tags proxy`
-process, in turn, round after round. Reported: the median wait for the first narration token
-and for the last, each way, and what the hop and the proxy add. The test server sends the whole
-reply at once (the hop relays it as the client waits for its first token); the paced run has it
-send its chunks `PACE` apart, as a model writes them.
+process, in turn, round after round. The test server sends the whole reply at once (the hop
+relays it as the client waits for its first token); the paced runs have it send its chunks
+`PACE` apart, as a model writes them.
+
+Each round of the first two opens a new chat (a request of one message: the proxy's cheapest
+plan); the later-turn run plays chats of `TURNS` turns, each request the whole transcript and
+a new player's line, each reply a text of its own (the proxy finds the chat by its latest
+replies, reads its line and walks it: what a chat's every request after its first costs), and
+reports the turns after each chat's first.
+
+Two readings of the first token, printed apart and never one for the other:
+- the client's wait, from sending its request to reading the first narration token, each way,
+  and what the bare hop and the proxy add to direct's (each round's less direct's in that
+  round, the median of those: "paired"). The proxy's own work before the upstream call (the
+  request read, the chat found and planned, the request rewritten) is in it;
+- from the upstream sending its first text (the test server stamps it as it writes it,
+  `first_sent`, by the machine's monotonic clock) to the client reading it as its first
+  narration token: the hop's relay of the first words alone, the upstream's own time and
+  whatever came before the upstream call left out. Direct's is the loopback and the client's
+  own reading; the issue's "first narration token at most 2 ms after the upstream's" read
+  literally is the proxy's figure of this kind.
+The last token's wait is reported beside them.
 
 Run with `python -m pytest tests/benchmarks/test_proxy.py --benchmark-only -s`.
 """
@@ -16,8 +34,8 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import pytest
 from openai import OpenAI
@@ -29,6 +47,9 @@ from tests.proxy.conftest import upstream as upstream
 from tests.service.server import free_port
 
 ROUNDS = 15
+# The later-turn run: chats of this many turns, this many of them each way.
+TURNS = 12
+CHATS = 2
 
 
 @pytest.fixture(scope="module")
@@ -49,85 +70,136 @@ PACE = 0.01
 PACED = HEAVY[: HEAVY.index("there.") + len("there.")]
 
 
+class Wait(NamedTuple):
+    """One streamed request, in seconds: the client's wait for its first narration token and
+    for its last, and the time from the upstream sending its first text to the client reading
+    that first token."""
+
+    first: float
+    last: float
+    after_sent: float
+
+
 def waits(
-    client: OpenAI, upstream: Upstream, opening: str, step: dict[str, Any]
-) -> tuple[float, float]:
-    """Seconds to the first content token and to the last one, the upstream answering `step`."""
+    client: OpenAI, upstream: Upstream, messages: list[Any], step: dict[str, Any]
+) -> tuple[Wait, str]:
+    """The request of `messages` streamed, the upstream answering `step`: its `Wait`, and the
+    text the client read (the reply as it shows it)."""
+    upstream.reset()  # its requests listed below are this one's alone
     upstream.script(step)
-    began = time.perf_counter()
-    first = last = 0.0
-    chunks = client.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": opening}], stream=True
-    )
+    began = time.monotonic()
+    read = last = 0.0
+    text = []
+    chunks = client.chat.completions.create(model="m", messages=messages, stream=True)
     for chunk in chunks:
         if chunk.choices and chunk.choices[0].delta.content:
-            last = time.perf_counter() - began
-            first = first or last
-    return first, last
+            last = time.monotonic()
+            read = read or last
+            text.append(chunk.choices[0].delta.content)
+    sent = upstream.requests()[-1]["first_sent"]
+    return Wait(read - began, last - began, read - sent), "".join(text)
 
 
 def test_proxy_streaming_waits(
     benchmark: Any, upstream: Upstream, proxy_url: str, floor_url: str
 ) -> None:
     urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
-    streaming_waits(benchmark, upstream, {"reply": HEAVY, "chunk": 4}, urls)
+    streaming_waits(benchmark, upstream, urls, lambda *_: {"reply": HEAVY, "chunk": 4})
 
 
 def test_proxy_streaming_waits_paced(
     benchmark: Any, upstream: Upstream, proxy_url: str, floor_url: str
 ) -> None:
     urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
-    streaming_waits(benchmark, upstream, {"reply": PACED, "chunk": 4, "delay": PACE}, urls)
+    step = {"reply": PACED, "chunk": 4, "delay": PACE}
+    streaming_waits(benchmark, upstream, urls, lambda *_: step)
+
+
+def test_proxy_streaming_waits_paced_later_turns(
+    benchmark: Any, upstream: Upstream, proxy_url: str, floor_url: str
+) -> None:
+    urls = {"direct": upstream.url, "floor": floor_url, "proxy": proxy_url}
+
+    def step(chat: int, turn: int) -> dict[str, Any]:
+        # A reply of its own: no two chats share one (the index would find both).
+        return {"reply": f"Hour {turn} of {chat} passes. {PACED}", "chunk": 4, "delay": PACE}
+
+    streaming_waits(benchmark, upstream, urls, step, chats=CHATS, turns=TURNS)
 
 
 def streaming_waits(
-    benchmark: Any, upstream: Upstream, step: dict[str, Any], urls: dict[str, str]
+    benchmark: Any,
+    upstream: Upstream,
+    urls: dict[str, str],
+    step: Callable[[int, int], dict[str, Any]],
+    *,
+    chats: int = ROUNDS,
+    turns: int = 1,
 ) -> None:
-    """The first and last token's waits `ROUNDS` times each way (`urls`: direct, the bare hop,
-    the proxy, in turn), `upstream` answering `step`; the medians printed and kept."""
+    """`chats` chats of `turns` turns each way (`urls`: direct, the bare hop, the proxy, in
+    turn at each turn), the upstream answering chat `c`'s turn `n` with `step(c, n)`; the
+    medians of the turns after each chat's first (of every turn, when chats are of one)
+    printed and kept."""
     clients = {way: OpenAI(base_url=url, api_key="k", max_retries=0) for way, url in urls.items()}
-    measured: dict[str, list[tuple[float, float]]] = {way: [] for way in urls}
+    measured: dict[str, list[Wait]] = {way: [] for way in urls}
 
     def rounds() -> None:
-        for at in range(ROUNDS):
-            for way, client in clients.items():
-                opening = f"Benchmark {way} round {at}."
-                measured[way].append(waits(client, upstream, opening, step))
+        for chat in range(chats):
+            transcripts: dict[str, list[Any]] = {way: [] for way in urls}
+            for turn in range(turns):
+                for way, client in clients.items():
+                    said = transcripts[way]
+                    said.append(
+                        {"role": "user", "content": f"Benchmark {way} {chat}, turn {turn}."}
+                    )
+                    wait, reply = waits(client, upstream, said, step(chat, turn))
+                    said.append({"role": "assistant", "content": reply})
+                    if turn or turns == 1:
+                        measured[way].append(wait)
 
     try:
         benchmark.pedantic(rounds, rounds=1, iterations=1)
     finally:
         for client in clients.values():
             client.close()
+    reported(benchmark, measured)
+
+
+def reported(benchmark: Any, measured: dict[str, list[Wait]]) -> None:
+    """The medians of `measured`, each way, printed and kept in the benchmark's `extra_info`."""
     medians = {
-        way: (statistics.median(f for f, _ in got), statistics.median(t for _, t in got))
-        for way, got in measured.items()
+        way: Wait(*map(statistics.median, zip(*got, strict=True))) for way, got in measured.items()
     }
-    added_first = medians["proxy"][0] - medians["direct"][0]
-    added_last = medians["proxy"][1] - medians["direct"][1]
-    floor_first = medians["floor"][0] - medians["direct"][0]
     # Each round's first token less direct's in that round, the median of those: the load's
     # drift over a run weighs less than in the difference of the medians.
     paired = {
         way: statistics.median(
-            f - d for (f, _), (d, _) in zip(measured[way], measured["direct"], strict=True)
+            one.first - direct.first
+            for one, direct in zip(measured[way], measured["direct"], strict=True)
         )
         for way in ("floor", "proxy")
     }
-    for way, (first, last) in medians.items():
-        benchmark.extra_info[f"{way}_first_ms"] = first * 1000
-        benchmark.extra_info[f"{way}_last_ms"] = last * 1000
+    for way, median in medians.items():
+        benchmark.extra_info[f"{way}_first_ms"] = median.first * 1000
+        benchmark.extra_info[f"{way}_last_ms"] = median.last * 1000
+        benchmark.extra_info[f"{way}_first_after_sent_ms"] = median.after_sent * 1000
     for way, added in paired.items():
         benchmark.extra_info[f"{way}_first_paired_ms"] = added * 1000
+    direct, floor, proxy = (medians[way] for way in ("direct", "floor", "proxy"))
     print(
-        f"\nfirst token: direct {medians['direct'][0] * 1000:.1f} ms, bare hop "
-        f"{medians['floor'][0] * 1000:.1f} ms (+{floor_first * 1000:.1f} ms), proxy "
-        f"{medians['proxy'][0] * 1000:.1f} ms (+{added_first * 1000:.1f} ms); paired: bare hop "
-        f"+{paired['floor'] * 1000:.1f} ms, proxy +{paired['proxy'] * 1000:.1f} ms; last token: "
-        f"direct {medians['direct'][1] * 1000:.1f} ms, proxy {medians['proxy'][1] * 1000:.1f} ms "
-        f"(+{added_last * 1000:.1f} ms, {medians['proxy'][1] / medians['direct'][1]:.2f}x)"
+        f"\nfirst token, the client's wait: direct {direct.first * 1000:.1f} ms, bare hop "
+        f"{floor.first * 1000:.1f} ms (+{(floor.first - direct.first) * 1000:.1f} ms), proxy "
+        f"{proxy.first * 1000:.1f} ms (+{(proxy.first - direct.first) * 1000:.1f} ms); paired: "
+        f"bare hop +{paired['floor'] * 1000:.2f} ms, proxy +{paired['proxy'] * 1000:.2f} ms"
+        f"\nfirst token, from the upstream sending it to the client reading it: direct "
+        f"{direct.after_sent * 1000:.2f} ms, bare hop {floor.after_sent * 1000:.2f} ms (+"
+        f"{(floor.after_sent - direct.after_sent) * 1000:.2f}), proxy "
+        f"{proxy.after_sent * 1000:.2f} ms (+{(proxy.after_sent - direct.after_sent) * 1000:.2f}"
+        f"; issue 29's target read literally: the proxy's at most 2 ms)"
+        f"\nlast token: direct {direct.last * 1000:.1f} ms, proxy {proxy.last * 1000:.1f} ms "
+        f"(+{(proxy.last - direct.last) * 1000:.1f} ms, {proxy.last / direct.last:.2f}x)"
     )
-    assert medians["proxy"][1] >= medians["proxy"][0] > 0
+    assert proxy.last >= proxy.first > 0 and proxy.after_sent > 0
 
 
 CLIENTS = 8

@@ -9,7 +9,9 @@ streams), `{"replies": [TEXT, ...]}` (one per choice, for `n` > 1), `{"fail": 50
 halfway, its body unfinished), `{"raw": [CHUNK, ...]}` (stream chunks sent as they are:
 objects as JSON, strings as they stand, then `[DONE]`), `{"body": ANY}` (a whole answer, as it
 is) or `{"endless": TEXT}` (a stream that sends TEXT again and again until the client goes).
-`GET /control/requests` lists the bodies and headers of the requests it got, and
+`GET /control/requests` lists the bodies and headers of the requests it got (a streamed answer's
+with `first_sent`: when its first text went out, by `time.monotonic()`, one clock for every
+process of the machine, so a client can tell how long that text took to reach it), and
 `DELETE /control/requests` forgets them.
 """
 
@@ -84,10 +86,13 @@ async def completions(request: Request) -> Response:
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             }
         )
-    return StreamingResponse(_events(step, replies, created), media_type="text/event-stream")
+    events = _events(step, replies, created, _seen[-1])
+    return StreamingResponse(events, media_type="text/event-stream")
 
 
-async def _events(step: dict[str, Any], replies: list[str], created: int) -> AsyncIterator[str]:
+async def _events(
+    step: dict[str, Any], replies: list[str], created: int, seen: dict[str, Any]
+) -> AsyncIterator[str]:
     def event(delta: dict[str, Any], finish: str | None = None, index: int = 0) -> str:
         chunk = {
             "id": "chatcmpl-fixture",
@@ -109,7 +114,9 @@ async def _events(step: dict[str, Any], replies: list[str], created: int) -> Asy
             await asyncio.sleep(delay)
         for index, reply in enumerate(replies):
             if reply[at : at + size]:
-                yield event({"content": reply[at : at + size]}, index=index)
+                written = event({"content": reply[at : at + size]}, index=index)
+                seen.setdefault("first_sent", time.monotonic())  # as it is written out
+                yield written
         if step.get("cut") and at + size >= len(replies[0]) // 2:
             return
         if step.get("lost") and at + size >= len(replies[0]) // 2:
