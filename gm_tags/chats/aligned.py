@@ -284,8 +284,10 @@ def window_walk(
         if whole and respaced_from(message.swipes[apart.swipe], said[apart.index].text):
             respaced.append(apart.index)
             respaced.sort(reverse=True)
-        chosen = message.selected
-        departing = apart.index if apart.cut or apart.swipe != chosen else None
+        # As `Walk.departs`: the line's last message (its last reply edited) departs nowhere.
+        otherwise = apart.cut or apart.swipe != message.selected
+        before_last = shown.positions[skip + apart.index] < len(messages) - 1
+        departing = apart.index if otherwise and before_last else None
     at = shown.positions[skip]
     end = shown.positions[skip + matched - 1] + 1
     replies = _AsChosen(shown, said, skip, matched, swiped)

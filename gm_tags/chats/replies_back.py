@@ -1,8 +1,9 @@
 """The fast path (`aligned`) for one reply further back than the last exchange that the client
 shows another way than the line chose it, up to `further.REACH_BACK` messages from the
 transcript's end: cut short (a stream stopped, or the player trimmed it), as another of its
-swipes or its raw text, or edited by the player; the rest of the transcript is the line as
-shown (the whole line or a window that slid, or a stretch of it that ends where the store's
+swipes or its raw text, or edited by the player; or the line's last reply, edited by the player
+(the GM's last message fixed, then a new line or more). The rest of the transcript is the line
+as shown (the whole line or a window that slid, or a stretch of it that ends where the store's
 index found its last reply, and a player's message more, one fewer or none: `aligned.shapes`,
 `aligned.shapes_found`). The walk found is exactly the one `best.best_walk` would choose, and is
 only taken when that can be shown cheaply:
@@ -24,7 +25,15 @@ only taken when that can be shown cheaply:
   cut) right after the user message before it, by its text (that message is not the
   transcript's first: a walk takes a user message as edited only where it begins): no line read
   holds it so (`Shown.answered`). So a walk that ties takes its one edit at the reply, matches
-  the rest as shown or by their text, and the ties go as above.
+  the rest as shown or by their text, and the ties go as above;
+- the line's last reply edited (the transcript's last message, a continue, or the last before
+  a new player's line; shown whole, cut or as another swipe it is `aligned`'s): the walk takes
+  one edit, and one with none is told apart as above. It reaches the line's end (events aside),
+  so a walk of the line from another place that ties does not, and loses. A walk that reaches
+  further matches the new line right after the edited text, as shown or, the store's index not
+  holding it, as an edit of the reply there: no line read holds it so
+  (`aligned.reaches_no_further`). As a walk takes the line's last message, the edit departs
+  nowhere: an edit most like another swipe chooses it on the line (`plan._reconciled_last`).
 
 The full walk ranks last a walk after whose end the transcript shows a reply the store holds on
 other chats alone (`best._held_elsewhere`): this one is taken only when no such reply is after
@@ -78,10 +87,14 @@ def _apart(
 ) -> Apart | None:
     """The latest reply of the window's first `matched` messages, before its last exchange and
     up to `REACH_BACK` messages back, that the client shows otherwise than the line chose it,
-    as a walk would match it there (a swipe it shows, whole or cut, or the chosen one edited);
-    None when there is none, it is too near either end, or no walk would match it there. The
-    rest of the window is compared by `window_walk`."""
+    as a walk would match it there (a swipe it shows, whole or cut, or the chosen one edited),
+    or the line's last reply, edited (`_last_edited`); None when there is none, it is too near
+    either end, or no walk would match it there. The rest of the window is compared by
+    `window_walk`."""
     texts, roles = texts_of(said), roles_of(said)
+    last = _last_edited(shown, said, skip, matched, held, newest)
+    if last is not None:
+        return last
     for index in range(matched - 2, max(-1, matched - 2 - REACH_BACK), -1):
         if bare(texts[index]) != shown.bares[skip + index]:
             break
@@ -93,13 +106,39 @@ def _apart(
         or shown.roles[skip + index] != "assistant"
     ):
         return None
-    position, messages = shown.positions[skip + index], shown.chat.messages
-    message, text = messages[position], texts[index]
-    found = showing(message, text)
+    message = shown.chat.messages[shown.positions[skip + index]]
+    found = showing(message, texts[index])
     if found is not None:
         return Apart(index, *found)
-    if index < 2 or roles[index - 1] != "user":
+    return _edited(shown, said, skip, index, held, newest)
+
+
+def _last_edited(
+    shown: Shown, said: Sequence[Said], skip: int, matched: int, held: Collection[int], newest: bool
+) -> Apart | None:
+    """The window's last message matched, when it is the line's last reply (events aside) and
+    the player edited it (it shows none of its swipes, whole or cut: a reply shown so is the
+    line as shown, `aligned`): the walk that matches it so reaches the line's end."""
+    index = matched - 1
+    if skip + index != len(shown.texts) - 1 or shown.roles[-1] != "assistant":
+        return None
+    text = said[index].text
+    if said[index].role != "assistant" or bare(text) == shown.bares[-1]:
+        return None
+    if showing(shown.chat.messages[shown.positions[-1]], text) is not None:
+        return None
+    return _edited(shown, said, skip, index, held, newest)
+
+
+def _edited(
+    shown: Shown, said: Sequence[Said], skip: int, index: int, held: Collection[int], newest: bool
+) -> Apart | None:
+    """The reply at the window's `index` as the player edited it, as a walk takes an edit there
+    (`walk.walk`); None when a walk would not, or may take another message as edited too."""
+    if index < 2 or said[index - 1].role != "user":
         return None  # a walk may take the message before it as edited: two edits would tie
+    position, messages = shown.positions[skip + index], shown.chat.messages
+    message, text = messages[position], said[index].text
     if index in held or not edits(message, text, EDIT_KEEPS * (not newest)):
         return None  # the full walk's walk ends here: a reply deleted, or new text
     if edited_place(messages, position, text) != position:

@@ -296,10 +296,10 @@ def edited_back(
     edit: Callable[[str], str] = "{} Quietly.".format,
 ) -> Callable[[], float]:
     """The player edits the message `back` from the end (their line three exchanges back; the
-    GM's reply three back with `back` 5) and writes a new line (the replies after the edit,
-    and an edited reply, stand: the reply goes on the line): that request's seconds. The
-    player puts the message back after, so the next requests show the line as it was given
-    out."""
+    GM's reply three back with `back` 5, the GM's last with 1) and writes a new line (the
+    replies after the edit, and an edited reply, stand: the reply goes on the line): that
+    request's seconds. The player puts the message back after, so the next requests show the
+    line as it was given out."""
 
     def ask() -> float:
         at = len(messages) - back
@@ -424,12 +424,13 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
     """On a 10,000-turn chat, beside the next request with a new line: the last exchange
     deleted and a new line written, the last line edited, the player's line three exchanges
     back edited and a new line, the exchange three back deleted and a new line, the GM's reply
-    three exchanges back edited, or cut short, and a new line (all placed by
-    `chats/aligned.py`, `chats/further.py` and `chats/replies_back.py`, not the full walk). The
-    deletions, the last line edited and the reply cut start a new line of the chat (nothing
-    stored is overwritten): its new rows written, the ones it shares with the line copied
-    inside the store; that write, not the placing, is most of what they cost. An edit further
-    back goes on the line."""
+    three exchanges back edited, or cut short, and a new line, the GM's last reply edited and a
+    new line (all placed by `chats/aligned.py`, `chats/further.py` and
+    `chats/replies_back.py`, not the full walk). The deletions, the last line edited and the
+    reply cut start a new line of the chat (nothing stored is overwritten): its new rows
+    written, the ones it shares with the line copied inside the store; that write, not the
+    placing, is most of what they cost. An edited reply, the last one or further back, goes on
+    the line."""
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
         shown = seeded(client, long_chat(SIZES[-1]))
         asked(client, shown)()  # the line's index is made on the first request, as a process would
@@ -441,6 +442,7 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
             "deleted 3 back": deleted_back(client, shown),
             "reply edited 3 back": edited_back(client, shown, 5, "Quietly, {}".format),
             "reply cut 3 back": reply_cut_back(client, shown),
+            "last reply edited": edited_back(client, shown, 1, "Quietly, {}".format),
         }
         figures: dict[str, float] = {}
         benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)

@@ -177,12 +177,14 @@ CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
     *("cut", "cut", "drop", "drop", "reword"),
-    *("edit back", "delete back", "reply back"),
+    *("edit back", "delete back", "reply back", "last edited"),
 )
 # An edit or a deletion further back than the last exchange.
 BACK = ("edit back", "delete back")
 # A reply further back than the last exchange cut, swiped, shown raw or edited.
 REPLY_BACK = ("reply back",)
+# The line's last reply edited by the player (or shown otherwise), then a new line or more.
+LAST_EDITED = ("last edited",)
 
 
 @st.composite
@@ -191,11 +193,18 @@ def cases(
 ) -> tuple[list[tuple[str, Chat]], list[Said]]:
     change = draw(st.sampled_from(changes))
     drawn = steps_apart if change.endswith("back") and draw(st.booleans()) else steps
-    if change == "reply back":
+    if change in ("reply back", "last edited"):
         drawn = steps_long[draw(st.booleans())]
     base = tuple(draw(drawn))
     if change == "swipe":
         base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
+    if change == "last edited":
+        # The line ends with a reply, mostly one of its own (of one or two swipes).
+        base += tuple(draw(steps_of(st.integers(0, 99), 1, 2)))
+        base += (("user", draw(st.integers(0, 99))), ("reply", draw(st.integers(0, 99))))
+        base += tuple(
+            draw(st.lists(st.tuples(st.just("regenerate"), st.integers(0, 99)), max_size=1))
+        )
     chats = [built(base)]
     for _ in range(draw(st.integers(0, 1 if change == "swipe" else 2))):
         # A fork: a line that shares the start of an earlier one and goes on its own way.
@@ -211,7 +220,9 @@ def cases(
         ]
         chats.append(built(base[: draw(st.sampled_from(answered or [len(base)]))]))
     lines = [(KEY if n == 0 else f"{KEY}:{n + 1}", chat) for n, chat in enumerate(chats)]
-    chosen = {"next": chats[-1], "swipe": chats[0]}.get(change) or draw(st.sampled_from(chats))
+    chosen = {"next": chats[-1], "swipe": chats[0], "last edited": chats[0]}.get(change) or draw(
+        st.sampled_from(chats)
+    )
     said = shown(chosen)
     last = chosen.messages[-1] if chosen.messages else None
     if change == "swipe" and last is not None and last.role == "reply":
@@ -263,6 +274,14 @@ def cases(
             said.append(Said("user", "A new line."))
         elif then == "regenerate" and said and said[-1].role == "assistant":
             said.pop()
+    if change == "last edited":
+        # The player edited the GM's last message (or the client shows it another way), then
+        # wrote a new line or asked for more.
+        replies = [n for n, one in enumerate(said) if one.role == "assistant"][-1:]
+        if replies:
+            at = replies[0]
+            said[at] = Said("assistant", draw(told_otherwise(chosen, said[at].text, at)))
+        said += draw(st.sampled_from([[Said("user", "A new line.")], []]))
     if change in ("edit back", "delete back") and said:
         # The player edited one of their lines a few messages back (to a line of their own, or
         # one a line read holds), or the client deleted a message or two there; then the player
@@ -344,6 +363,14 @@ def test_an_edit_or_a_deletion_further_back_is_placed_where_the_full_walk_does(
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(cases(REPLY_BACK), st.frozensets(st.integers(0, 12), max_size=4))
 def test_a_reply_further_back_shown_otherwise_is_placed_where_the_full_walk_does(
+    case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
+) -> None:
+    compared(*case, missed)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(cases(LAST_EDITED), st.frozensets(st.integers(0, 12), max_size=4))
+def test_the_last_reply_edited_is_placed_where_the_full_walk_does(
     case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
 ) -> None:
     compared(*case, missed)
@@ -487,6 +514,40 @@ def test_a_reply_further_back_cut_swiped_or_edited_takes_the_fast_path() -> None
     said = shown(again)  # "We wait." "The rain falls." "We wait." "Rain falls." ...
     edited = [*said[:3], Said("assistant", "The rain falls."), *said[4:], Said("user", "New.")]
     assert compared([(KEY, again)], edited) is None
+
+
+def test_the_last_reply_edited_takes_the_fast_path() -> None:
+    # Six exchanges, each told apart, the last reply regenerated (two swipes, the second
+    # chosen). The player edits the GM's last message (its chosen swipe, or the one it swiped
+    # back to: the edit is most like it), then writes a new line or asks for more; from the
+    # line's start, or in a window that slid. The edit stands: the line goes on, the swipe it
+    # is most like chosen.
+    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
+    apart = built((*turns, ("regenerate", 1)))  # "The hour turns, 15.", "Bells ring. On."
+    lines, said = [(KEY, apart)], shown(apart)
+    last = apart.messages[-1]
+    for swipe, text in ((1, said[-1].text), (0, last.swipes[0].narration)):
+        half = len(text) // 2
+        for edit in (f"{text} Quietly.", f"Quietly, {text}", f"{text[:half]} and the wind."):
+            told = [*said[:-1], Said("assistant", edit)]
+            for window in (told, told[3:]):
+                for sent in (window, [*window, Said("user", "A new line.")]):
+                    found = compared(lines, sent)
+                    assert found is not None, (edit, len(sent))
+                    assert found.edited == 1 and found.to_the_end and found.departs is None
+                    assert found.replies[-1].swipe == swipe
+                    plan = plan_on(found, KEY, lines, sent, start())
+                    assert (
+                        not plan.new
+                        and plan.base.messages[len(apart.messages) - 1].selected == swipe
+                    )
+    # Left to the full walk: an edit of the last reply to a text the line shows right after
+    # the same player's line ("The rain falls. Mo", cut), where a walk with no edit may match it.
+    again = built((("user", 40), ("reply", 3), *turns, ("user", 40), ("reply", 0)))
+    said = shown(again)
+    edited = [*said[:-1], Said("assistant", "The rain falls. Mo"), Said("user", "A new line.")]
+    assert compared([(KEY, again)], edited) is None
+    assert best_walk([(KEY, again)], edited, anchors([(KEY, again)], edited)) is not None
 
 
 def test_a_line_that_holds_none_of_the_replies_does_not_take_the_new_line() -> None:

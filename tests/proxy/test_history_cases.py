@@ -374,3 +374,21 @@ def test_a_reply_three_exchanges_back_edited_or_cut_is_placed_without_the_full_w
         chat.visible[at] = reply.showing(cut, (reply.swipes[reply.chosen][0].kept(cut),))
     chat.send([("C", 1)])
     chat.send([])  # the next request shows the same: on the line (or the new line) it went on
+
+
+@pytest.mark.parametrize("then", ["send", "continue"])
+def test_the_last_reply_edited_is_placed_without_the_full_walk(
+    chat: ProxyHistory, monkeypatch: pytest.MonkeyPatch, then: str
+) -> None:
+    """The player edits the GM's last message (what it did stands), then sends a message or
+    asks for more: through the proxy and its store, on the fast path
+    (`chats/replies_back.py`), the reply going on the line."""
+    for _ in range(3):
+        chat.send([("A", 1), ("B", -1)])
+    monkeypatch.setattr(gm_tags.proxy.chats, "best_walk", the_full_walk_refused)
+    chat.edit_at(len(chat.visible) - 1)
+    if then == "send":
+        chat.send([("C", 1)])
+    else:
+        chat.continue_last([("C", 1)])
+    chat.send([])  # the next request shows the same: on the line it went on
