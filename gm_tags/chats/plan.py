@@ -169,7 +169,8 @@ def _shown_cut_last(best: Walk) -> bool:
 
 def _reconciled_last(best: Walk) -> Chat:
     """The line with its last reply as the client shows it: the swipe it chose, or a new swipe
-    cut to what it shows."""
+    cut to what it shows. Never split (`cut.shows_rest`): an assistant message after a cut
+    last reply, its rest shown as a message of its own, is told again with it (`_step`)."""
     chat = best.chat
     last_at = len(chat.messages) - 1
     # The replies matched are in the line's order: the last one is the last place.

@@ -18,7 +18,7 @@ import pytest
 
 from gm_tags.history import Chat
 from gm_tags.store import open_store
-from tests.proxy.inprocess import narration, proxy_app_for, streamed
+from tests.proxy.inprocess import narration, proxy_app_for, streamed, summary
 from tests.proxy.test_anthropic_stream import Scripted, events, text_block
 from tests.proxy.test_anthropic_stream import shown as anthropic_text
 from tests.proxy.test_anthropic_stream import streamed as anthropic_streamed
@@ -168,3 +168,52 @@ def _assert_stored_as_shown(
     else:
         assert (len(first_receipts), len(second_receipts)) == (1, 1)
         assert all("Prowl check" in str(now) for now in first_receipts + second_receipts)
+
+
+def _asked(client: Any, messages: list[dict[str, str]], stream: bool) -> tuple[str, list[Any]]:
+    """The narration the client is shown and what the receipts came to."""
+    body = {"model": "m", "messages": messages}
+    if stream:
+        chunks = streamed(client, body, **{"X-GM-Chat": "split"})
+        return narration(chunks), nows(summary(chunks)["receipts"])
+    answer = client.post("/v1/chat/completions", json=body, headers={"X-GM-Chat": "split"})
+    assert answer.status_code == 200, answer.text
+    said = answer.json()
+    return said["choices"][0]["message"]["content"], nows(said["gm_tags"]["receipts"])
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("then", ["a new line", "a continue"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_lines_last_reply_shown_as_two_messages_keeps_each_ones_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str, then: str, stream: bool
+) -> None:
+    """At the end of the line: the reply, a send with an empty box, then the player's next
+    message, or a continue of the second message (another send with an empty box, joined on
+    by the client) and then the next message. Each stored message shows what the client shows
+    and holds what its own answer's receipts came to (the checks' faces as thrown)."""
+    first, more = SHAPES[shape]
+    with proxy_app_for(tmp_path / "c.db", monkeypatch) as (client, upstream):
+        upstream.script({"reply": first}, {"reply": more})
+        upstream.script(*([{"reply": f"{CHECK} On."}] if then == "a continue" else []))
+        upstream.script({"reply": "Next."})
+        said = {"role": "user", "content": "We try."}
+        one, first_came_to = _asked(client, [said], stream)
+        two, second_came_to = _asked(client, [said, assistant_said(one)], stream)
+        shown = [said, assistant_said(one), assistant_said(two)]
+        if then == "a continue":
+            three, third_came_to = _asked(client, shown, stream)
+            shown[-1] = assistant_said(f"{two} {three.lstrip()}")
+            second_came_to += third_came_to
+        _asked(client, [*shown, {"role": "user", "content": "Then?"}], stream)
+    stored = _stored_line(tmp_path / "c.db", "split")
+    assert [text.split() for text, _ in stored] == [
+        one.split(),
+        shown[-1]["content"].split(),
+        ["Next."],
+    ]
+    assert [came_to for _, came_to in stored[:2]] == [first_came_to, second_came_to]
+
+
+def assistant_said(text: str) -> dict[str, str]:
+    return {"role": "assistant", "content": text}
