@@ -1,12 +1,13 @@
 """The fast path (`aligned`) for one reply further back than the last exchange that the client
 shows another way than the line chose it, up to `further.REACH_BACK` messages from the
 transcript's end: cut short (a stream stopped, or the player trimmed it), as another of its
-swipes or its raw text, or edited by the player; or the line's last reply, edited by the player
-(the GM's last message fixed, then a new line or more). The rest of the transcript is the line
-as shown (the whole line or a window that slid, or a stretch of it that ends where the store's
-index found its last reply, and a player's message more, one fewer or none: `aligned.shapes`,
-`aligned.shapes_found`). The walk found is exactly the one `best.best_walk` would choose, and is
-only taken when that can be shown cheaply:
+swipes or its raw text, or edited by the player (the reply the player's last line answers too,
+when the client asks for the reply to that line again: a regenerate); or the line's last reply,
+edited by the player (the GM's last message fixed, then a new line or more). The rest of the
+transcript is the line as shown (the whole line or a window that slid, or a stretch of it that
+ends where the store's index found its last reply, and a player's message more, one fewer or
+none: `aligned.shapes`, `aligned.shapes_found`). The walk found is exactly the one
+`best.best_walk` would choose, and is only taken when that can be shown cheaply:
 
 - the full walk makes it: from the line's start, or from where a window that slid begins,
   counted back from a reply of the window the store's index found at its place (a walk from
@@ -19,13 +20,16 @@ only taken when that can be shown cheaply:
 - shown whole or cut, the walk takes no edit: no walk scores higher, and one that ties wins only
   as in `aligned`'s note (a line started later holds the transcript's latest user message; a
   walk of the line from an earlier place, or to its end, matches the window's last two
-  messages one right after the other). The reply is at least three messages before the end,
-  so those two are matched as shown or by their text;
+  messages one right after the other, as shown or by their text: the reply may be the first
+  of those, before a regenerate, and is told so as shown);
 - edited, the walk takes one edit. One with none would match the edited text as shown (whole or
   cut) right after the user message before it, by its text (that message is not the
   transcript's first: a walk takes a user message as edited only where it begins): no line read
   holds it so (`Shown.answered`). So a walk that ties takes its one edit at the reply, matches
-  the rest as shown or by their text, and the ties go as above;
+  the rest as shown or by their text, and the ties go as above; where the reply is the last
+  but one, before a regenerate, a walk from an earlier place matches it, with its edit there,
+  right after the other: no place of the line shows the player's last line after a reply the
+  edit keeps anything of (`_answered_alone`; none ends at the line's end, a reply);
 - the line's last reply edited (the transcript's last message, a continue, or the last before
   a new player's line; shown whole, cut or as another swipe it is `aligned`'s): the walk takes
   one edit, and one with none is told apart as above. It reaches the line's end (events aside),
@@ -75,8 +79,11 @@ def reply_back_walk(
             walk = None if apart is None else window_walk(line, shown, said, skip, matched, apart)
             if apart is None or walk is None or not read.own(walk):
                 continue
-            if decides(walk, skip, order, lines, said, read.found, read.held) and (
-                not apart.edited or _edit_told(apart, lines, said)
+            if not decides(walk, skip, order, lines, said, read.found, read.held):
+                continue
+            if not apart.edited or (
+                _edit_told(apart, lines, said)
+                and _answered_alone(apart, shown, skip, said[:matched])
             ):
                 return walk
     return None
@@ -100,8 +107,10 @@ def _apart(
             break
     else:
         return None
+    # The reply the player's last line answers, the window's last message: a regenerate.
+    answered = index == matched - 2 and roles[matched - 1] == "user"
     if (
-        index > matched - 3
+        (index > matched - 3 and not answered)
         or roles[index] != "assistant"
         or shown.roles[skip + index] != "assistant"
     ):
@@ -152,3 +161,17 @@ def _edit_told(apart: Apart, lines: Sequence[tuple[str, Shown]], said: Sequence[
     message the walk matches with no edit (the module's note)."""
     before, text = said[apart.index - 1].text, said[apart.index].text
     return not any(index.answered(before, text, besides=-1) for _, index in lines)
+
+
+def _answered_alone(apart: Apart, shown: Shown, skip: int, window: Sequence[Said]) -> bool:
+    """Whether no other walk of the line that matches every message of `window` takes its one
+    edit at the reply `apart` says, edited, when it is the window's last but one, answered by the
+    player's line the window ends with (a regenerate): one from an earlier place would tie and
+    win. It matches the two one right after the other, the reply as shown or as one the edit
+    keeps anything of, as `aligned.ends_alone` tells a walk that takes no edit."""
+    if apart.index != len(window) - 2:
+        return True
+    if not skip and shown.roles[-1] != window[-1].role:
+        return True  # no earlier place, and no walk to the line's end ends on a user message
+    last = skip + len(window) - 1
+    return not shown.says_after(window[-2].text, window[-1].text, besides=last, edited=True)

@@ -312,6 +312,29 @@ def edited_back(
     return ask
 
 
+def edited_then_regenerated(
+    client: TestClient, messages: list[dict[str, str]]
+) -> Callable[[], float]:
+    """The player edits the GM's reply before the last exchange and asks for the last reply
+    again (a regenerate of their last line: the edit stands, the new reply is another swipe of
+    the last one): that request's seconds. The next requests show the new reply, and the
+    edited one as it was given out."""
+
+    def ask() -> float:
+        at = len(messages) - 3
+        edited = {"role": "assistant", "content": f"Quietly, {messages[at]['content']}"}
+        body = json.dumps({"model": "m", "messages": [*messages[:at], edited, messages[at + 1]]})
+        began = time.perf_counter()
+        answer = client.post("/v1/chat/completions", content=body.encode(), headers=JSON)
+        took = time.perf_counter() - began
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["gm_tags"]["action"] == "regenerate"
+        messages[-1] = answer.json()["choices"][0]["message"]
+        return took
+
+    return ask
+
+
 def deleted_back(client: TestClient, messages: list[dict[str, str]]) -> Callable[[], float]:
     """The client deletes the exchange three back and the player writes a new line (a new line
     of the chat starts there, the two exchanges after it told again): that request's seconds."""
@@ -425,12 +448,12 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
     deleted and a new line written, the last line edited, the player's line three exchanges
     back edited and a new line, the exchange three back deleted and a new line, the GM's reply
     three exchanges back edited, or cut short, and a new line, the GM's last reply edited and a
-    new line (all placed by `chats/aligned.py`, `chats/further.py` and
-    `chats/replies_back.py`, not the full walk). The deletions, the last line edited and the
-    reply cut start a new line of the chat (nothing stored is overwritten): its new rows
-    written, the ones it shares with the line copied inside the store; that write, not the
-    placing, is most of what they cost. An edited reply, the last one or further back, goes on
-    the line."""
+    new line, the reply before the last exchange edited and the last reply asked for again
+    (all placed by `chats/aligned.py`, `chats/further.py` and `chats/replies_back.py`, not the
+    full walk). The deletions, the last line edited and the reply cut start a new line of the
+    chat (nothing stored is overwritten): its new rows written, the ones it shares with the
+    line copied inside the store; that write, not the placing, is most of what they cost. An
+    edited reply, the last one or further back, goes on the line."""
     with proxy_app_for(tmp_path / "chats.db", monkeypatch, Canned()) as (client, _):
         shown = seeded(client, long_chat(SIZES[-1]))
         asked(client, shown)()  # the line's index is made on the first request, as a process would
@@ -443,6 +466,7 @@ def test_deletions_and_edits_cost_a_new_line_and_its_write(
             "reply edited 3 back": edited_back(client, shown, 5, "Quietly, {}".format),
             "reply cut 3 back": reply_cut_back(client, shown),
             "last reply edited": edited_back(client, shown, 1, "Quietly, {}".format),
+            "reply edited, regenerated": edited_then_regenerated(client, shown),
         }
         figures: dict[str, float] = {}
         benchmark.pedantic(lambda: figures.update(medians(work)), rounds=1, iterations=1)

@@ -177,12 +177,12 @@ CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
     *("cut", "cut", "drop", "drop", "reword"),
-    *("edit back", "delete back", "reply back", "last edited"),
+    *("edit back", "delete back", "reply back", "last edited", "answered back"),
 )
 # An edit or a deletion further back than the last exchange.
 BACK = ("edit back", "delete back")
 # A reply further back than the last exchange cut, swiped, shown raw or edited.
-REPLY_BACK = ("reply back",)
+REPLY_BACK = ("reply back", "answered back")
 # The line's last reply edited by the player (or shown otherwise), then a new line or more.
 LAST_EDITED = ("last edited",)
 
@@ -193,15 +193,20 @@ def cases(
 ) -> tuple[list[tuple[str, Chat]], list[Said]]:
     change = draw(st.sampled_from(changes))
     drawn = steps_apart if change.endswith("back") and draw(st.booleans()) else steps
-    if change in ("reply back", "last edited"):
+    if change in ("reply back", "last edited", "answered back"):
         drawn = steps_long[draw(st.booleans())]
     base = tuple(draw(drawn))
     if change == "swipe":
         base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
-    if change == "last edited":
-        # The line ends with a reply, mostly one of its own (of one or two swipes).
+    if change in ("last edited", "answered back"):
+        # The line ends with a reply (two exchanges, for the one before the last), mostly of
+        # texts of its own, the reply of one or two swipes.
         base += tuple(draw(steps_of(st.integers(0, 99), 1, 2)))
-        base += (("user", draw(st.integers(0, 99))), ("reply", draw(st.integers(0, 99))))
+        for _ in range(1 + (change == "answered back")):
+            base += (("user", draw(st.integers(0, 99))), ("reply", draw(st.integers(0, 99))))
+            base += tuple(
+                draw(st.lists(st.tuples(st.just("regenerate"), st.integers(0, 99)), max_size=1))
+            )
         base += tuple(
             draw(st.lists(st.tuples(st.just("regenerate"), st.integers(0, 99)), max_size=1))
         )
@@ -220,9 +225,9 @@ def cases(
         ]
         chats.append(built(base[: draw(st.sampled_from(answered or [len(base)]))]))
     lines = [(KEY if n == 0 else f"{KEY}:{n + 1}", chat) for n, chat in enumerate(chats)]
-    chosen = {"next": chats[-1], "swipe": chats[0], "last edited": chats[0]}.get(change) or draw(
-        st.sampled_from(chats)
-    )
+    first_line = {"swipe", "last edited", "answered back"}
+    chosen = chats[-1] if change == "next" else chats[0] if change in first_line else None
+    chosen = chosen or draw(st.sampled_from(chats))
     said = shown(chosen)
     last = chosen.messages[-1] if chosen.messages else None
     if change == "swipe" and last is not None and last.role == "reply":
@@ -282,6 +287,11 @@ def cases(
             at = replies[0]
             said[at] = Said("assistant", draw(told_otherwise(chosen, said[at].text, at)))
         said += draw(st.sampled_from([[Said("user", "A new line.")], []]))
+    if change == "answered back" and len(said) > 3 and said[-3].role == "assistant":
+        # The client shows the reply the player's last line answers another way (cut, another
+        # swipe, its raw text, edited), and asks for the last reply again (a regenerate).
+        said[-3] = Said("assistant", draw(told_otherwise(chosen, said[-3].text, len(said) - 3)))
+        said.pop()
     if change in ("edit back", "delete back") and said:
         # The player edited one of their lines a few messages back (to a line of their own, or
         # one a line read holds), or the client deleted a message or two there; then the player
@@ -516,6 +526,33 @@ def test_a_reply_further_back_cut_swiped_or_edited_takes_the_fast_path() -> None
     assert compared([(KEY, again)], edited) is None
 
 
+def test_the_reply_a_regenerated_line_answers_shown_otherwise_takes_the_fast_path() -> None:
+    # Six exchanges, each told apart, the reply before the last exchange regenerated (two
+    # swipes, the second chosen). The client shows that reply cut, as its first swipe or its
+    # raw text, or edited, and asks for the last reply again (a regenerate of the player's last
+    # line); from the line's start, or in a window that slid.
+    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
+    turns.insert(10, ("regenerate", 1))
+    apart = built(tuple(turns))
+    lines, said = [(KEY, apart)], shown(apart)
+    back, message = said[-3], apart.messages[-3]
+    shown_as = {
+        "cut": back.text[:6],
+        "swiped": message.swipes[0].narration,
+        "raw": message.swipe.text,
+        "edited": f"Quietly, {back.text}",
+        "edited, most like the other swipe": f"{message.swipes[0].narration} Quietly.",
+    }
+    for how, text in shown_as.items():
+        told = [*said[:-3], Said("assistant", text), said[-2]]
+        for window in (told, told[3:]):
+            found = compared(lines, window)
+            assert found is not None, (how, len(window))
+            assert found.edited == how.startswith("edited")
+            plan = plan_on(found, KEY, lines, window, start())
+            assert plan.action == "regenerate" and plan.new == (how not in ("raw", "edited"))
+
+
 def test_the_last_reply_edited_takes_the_fast_path() -> None:
     # Six exchanges, each told apart, the last reply regenerated (two swipes, the second
     # chosen). The player edits the GM's last message (its chosen swipe, or the one it swiped
@@ -581,12 +618,13 @@ def test_what_the_fast_path_cannot_tell_is_left_to_the_walk(line: Chat) -> None:
     twice = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 0), ("user", 0), ("reply", 2)))
     assert compared([(KEY, twice)], shown(twice)[3:-1]) is None
     # An edit of the window's first reply (a walk may take the player's line before it as
-    # edited), or of the reply before the last user message (a tie takes no edit there).
+    # edited). The reply before the last user message cut, and that message's reply asked for
+    # again, is placed (it was left to the walk before issue #29's last edits).
     said = shown(line)
     edited = [said[0], Said("assistant", "Edited."), *said[2:], Said("user", "New.")]
     assert compared([(KEY, line)], edited) is None
     cut = [*said[:3], Said("assistant", said[3].text[:5]), *said[4:-1]]
-    assert compared([(KEY, line)], cut) is None
+    assert compared([(KEY, line)], cut) is not None
 
 
 def test_a_line_read_from_the_store_is_indexed_without_reading_its_pages(tmp_path: Path) -> None:

@@ -392,3 +392,17 @@ def test_the_last_reply_edited_is_placed_without_the_full_walk(
     else:
         chat.continue_last([("C", 1)])
     chat.send([])  # the next request shows the same: on the line it went on
+
+
+def test_the_reply_a_regenerated_line_answers_edited_is_placed_without_the_full_walk(
+    chat: ProxyHistory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player edits the GM's reply before the last exchange (what it did stands) and asks
+    for the last reply again: through the proxy and its store, on the fast path
+    (`chats/replies_back.py`), the new reply another swipe of the last one."""
+    for _ in range(3):
+        chat.send([("A", 1), ("B", -1)])
+    monkeypatch.setattr(gm_tags.proxy.chats, "best_walk", the_full_walk_refused)
+    chat.edit_at(len(chat.visible) - 3)
+    chat.regenerate([("C", 1)])
+    chat.send([])
