@@ -26,7 +26,7 @@ from gm_tags.chats.replies_back import reply_back_walk
 from gm_tags.chats.shown import Indexes
 from gm_tags.chats.transcript import Said, bare
 from gm_tags.chats.walk import Walk
-from gm_tags.history import Chat
+from gm_tags.history import Chat, Message
 from gm_tags.history_pages import PAGE
 from gm_tags.store import Chats, SqliteStore
 from tests.history.test_store_pages import Counting
@@ -465,13 +465,35 @@ def test_a_last_reply_the_client_stopped_takes_the_fast_path(line: Chat) -> None
     assert plan.action == "reply" and plan.base.messages[-2].swipe.narration == "The r"
 
 
+# Six exchanges, each told apart.
+TOLD_APART = tuple(
+    step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))
+)
+
+
+def exchanges_told_apart(regenerated: int, pick: int) -> Chat:
+    """`TOLD_APART`, the reply before step `regenerated` regenerated (`pick`: a second swipe,
+    chosen)."""
+    return built((*TOLD_APART[:regenerated], ("regenerate", pick), *TOLD_APART[regenerated:]))
+
+
+def shown_otherwise(message: Message, text: str) -> dict[str, str]:
+    """A reply the client shows as `text` shown another way: cut short, as its first swipe, as
+    its raw text (tags and all), or edited by the player."""
+    return {
+        "cut": text[:6],
+        "swiped": message.swipes[0].narration,
+        "raw": message.swipe.text,
+        "edited": f"Quietly, {text}",
+    }
+
+
 def test_an_edit_or_a_deletion_further_back_takes_the_fast_path() -> None:
     # Six exchanges, each told apart. The player edited their line three exchanges back (the
     # replies after it stand: the line goes on), or the client deleted the exchange there, or
     # its reply (a new line starts before it); then a new line, or a continue; from the line's
     # start, or in a window that slid.
-    turns = range(ALIKE, ALIKE + 6)
-    apart = built(tuple(step for turn in turns for step in (("user", turn), ("reply", turn))))
+    apart = built(TOLD_APART)
     lines, said = [(KEY, apart)], shown(apart)
     edited = [*said[:-6], Said("user", "We go on, quietly."), *said[-5:]]
     for gone in (slice(-6, -4), slice(-5, -4)):
@@ -497,17 +519,9 @@ def test_a_reply_further_back_cut_swiped_or_edited_takes_the_fast_path() -> None
     # the second chosen). The client shows that reply cut short, as its first swipe, as its raw
     # text (tags and all), or edited by the player; then a new line, a continue or a
     # regenerate; from the line's start, or in a window that slid.
-    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
-    turns.insert(8, ("regenerate", ALIKE + 40))
-    apart = built(tuple(turns))
+    apart = exchanges_told_apart(8, ALIKE + 40)
     lines, said = [(KEY, apart)], shown(apart)
-    back, message = said[-5], apart.messages[-5]
-    shown_as = {
-        "cut": back.text[:6],
-        "swiped": message.swipes[0].narration,
-        "raw": message.swipe.text,
-        "edited": f"Quietly, {back.text}",
-    }
+    shown_as = shown_otherwise(apart.messages[-5], said[-5].text)
     for how, text in shown_as.items():
         told = [*said[:-5], Said("assistant", text), *said[-4:]]
         for window in (told, told[3:]):
@@ -520,7 +534,7 @@ def test_a_reply_further_back_cut_swiped_or_edited_takes_the_fast_path() -> None
                 assert departs is None or departs.position == len(apart.messages) - 5
     # An edit the player made is told apart from the reply it keeps so little of only where
     # the line does not hold it, right after the player's line before it, as shown.
-    again = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 5), *turns))
+    again = built((("user", 0), ("reply", 0), ("user", 0), ("reply", 5), *TOLD_APART))
     said = shown(again)  # "We wait." "The rain falls." "We wait." "Rain falls." ...
     edited = [*said[:3], Said("assistant", "The rain falls."), *said[4:], Said("user", "New.")]
     assert compared([(KEY, again)], edited) is None
@@ -531,18 +545,11 @@ def test_the_reply_a_regenerated_line_answers_shown_otherwise_takes_the_fast_pat
     # swipes, the second chosen). The client shows that reply cut, as its first swipe or its
     # raw text, or edited, and asks for the last reply again (a regenerate of the player's last
     # line); from the line's start, or in a window that slid.
-    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
-    turns.insert(10, ("regenerate", 1))
-    apart = built(tuple(turns))
+    apart = exchanges_told_apart(10, 1)
     lines, said = [(KEY, apart)], shown(apart)
-    back, message = said[-3], apart.messages[-3]
-    shown_as = {
-        "cut": back.text[:6],
-        "swiped": message.swipes[0].narration,
-        "raw": message.swipe.text,
-        "edited": f"Quietly, {back.text}",
-        "edited, most like the other swipe": f"{message.swipes[0].narration} Quietly.",
-    }
+    message = apart.messages[-3]
+    shown_as = shown_otherwise(message, said[-3].text)
+    shown_as["edited, most like the other swipe"] = f"{message.swipes[0].narration} Quietly."
     for how, text in shown_as.items():
         told = [*said[:-3], Said("assistant", text), said[-2]]
         for window in (told, told[3:]):
@@ -559,8 +566,7 @@ def test_the_last_reply_edited_takes_the_fast_path() -> None:
     # back to: the edit is most like it), then writes a new line or asks for more; from the
     # line's start, or in a window that slid. The edit stands: the line goes on, the swipe it
     # is most like chosen.
-    turns = [step for turn in range(ALIKE, ALIKE + 6) for step in (("user", turn), ("reply", turn))]
-    apart = built((*turns, ("regenerate", 1)))  # "The hour turns, 15.", "Bells ring. On."
+    apart = exchanges_told_apart(12, 1)  # the last reply "The hour turns, 15.", "Bells ring. On."
     lines, said = [(KEY, apart)], shown(apart)
     last = apart.messages[-1]
     for swipe, text in ((1, said[-1].text), (0, last.swipes[0].narration)):
@@ -580,7 +586,7 @@ def test_the_last_reply_edited_takes_the_fast_path() -> None:
                     )
     # Left to the full walk: an edit of the last reply to a text the line shows right after
     # the same player's line ("The rain falls. Mo", cut), where a walk with no edit may match it.
-    again = built((("user", 40), ("reply", 3), *turns, ("user", 40), ("reply", 0)))
+    again = built((("user", 40), ("reply", 3), *TOLD_APART, ("user", 40), ("reply", 0)))
     said = shown(again)
     edited = [*said[:-1], Said("assistant", "The rain falls. Mo"), Said("user", "A new line.")]
     assert compared([(KEY, again)], edited) is None
