@@ -16,12 +16,13 @@ text said many times in a long line does not make it guess.
 
 The same holds a few messages further back (`further`): the player edited one of their lines
 before their last, or the client deleted messages before the last exchange; and
-(`replies_back`) one reply before the last exchange shown cut, as another swipe or edited.
+(`replies_back`) replies before the last exchange shown cut, as another swipe or edited, and
+the last reply edited.
 
 The walk found this way (the window's walk, from where it begins on the line) is exactly the one
 `best.best_walk` would choose, and is only taken when that can be shown cheaply; anything else
-(an edit of the last reply, a line edited to one a line read holds, a deletion between two
-replies, more than one reply further back shown otherwise) is left to the full walk. The full
+(a line edited to one a line read holds, a deletion between two replies, an edit those modules
+cannot tell from a walk with none) is left to the full walk. The full
 walk ranks last a walk after whose end the window shows a reply the store holds on other chats
 alone (the window's walk has no reply after its end: that only ranks others lower), then walks
 by how far into the transcript they reach, then how many messages they match, then the fewest
@@ -221,9 +222,9 @@ def _alone_on_line(shown: Shown, last: int, window: Sequence[Said]) -> bool:
 
 @dataclass(frozen=True)
 class Apart:
-    """A reply before the line's last that the client shows another way than the line chose
-    (`replies_back`): its conversation index, the swipe it shows, and whether it shows it cut
-    short, or as the player edited it."""
+    """A reply that the client shows another way than the line chose (`replies_back`): its
+    conversation index, the swipe it shows, and whether it shows it cut short, or as the player
+    edited it."""
 
     index: int
     swipe: int
@@ -237,12 +238,13 @@ def window_walk(
     said: Sequence[Said],
     skip: int,
     matched: int,
-    apart: Apart | None = None,
+    aparts: Sequence[Apart] = (),
 ) -> Walk | None:
     """The walk of `said` on the line from its shown message `skip`, when the first `matched`
     messages are the line's from there as the line shows them (the last one may be the line's
     last reply shown as another of its swipes, or cut short: the client stopped it), but the
-    one `apart` says, matched as it says (the caller told it apart as a walk does)."""
+    replies `aparts` says, each matched as it says (the caller told them apart as a walk
+    does)."""
     chat = shown.chat
     messages = chat.messages
     # Compared whole first (in C: a transcript sent back as it was given out is equal as it
@@ -255,14 +257,15 @@ def window_walk(
     # The line's last reply, shown as another of its swipes or cut: the swipe, and whether cut.
     swiped: dict[int, tuple[int, bool]] = {}
     sent = texts_of(said)[:matched]
-    if apart is not None:
-        sent[apart.index] = texts[apart.index]  # a copy: the conversation's own list is kept
+    told = {apart.index for apart in aparts}
+    for index in told:
+        sent[index] = texts[index]  # a copy: the conversation's own list is kept
     if sent != texts:
         # Only the last one differs (a reply swiped back to, or spaced): the rest are equal.
         looked = 1 if sent[:-1] == texts[:-1] else matched
         for index in range(matched - 1, matched - 1 - looked, -1):
             text, position = said[index].text, shown.positions[skip + index]
-            if text == texts[index] or (apart is not None and index == apart.index):
+            if text == texts[index] or index in told:
                 continue
             if bare(text) == shown.bares[skip + index]:
                 if roles[index] == "assistant":
@@ -276,18 +279,19 @@ def window_walk(
             if not found[1] and respaced_from(messages[position].swipes[found[0]], text):
                 respaced.append(index)
     departing = None
-    if apart is not None:
+    for apart in sorted(aparts, key=lambda one: one.index):
         swiped[apart.index] = apart.swipe, apart.cut
-        message = messages[shown.positions[skip + apart.index]]
+        position = shown.positions[skip + apart.index]
+        message = messages[position]
         # Shown whole with white space of its own: a text the new line stores, as walks take it.
         whole = not (apart.cut or apart.edited)
         if whole and respaced_from(message.swipes[apart.swipe], said[apart.index].text):
             respaced.append(apart.index)
-            respaced.sort(reverse=True)
-        # As `Walk.departs`: the line's last message (its last reply edited) departs nowhere.
+        # As `Walk.departs`: the first shown otherwise before the line's last message.
         otherwise = apart.cut or apart.swipe != message.selected
-        before_last = shown.positions[skip + apart.index] < len(messages) - 1
-        departing = apart.index if otherwise and before_last else None
+        if departing is None and otherwise and position < len(messages) - 1:
+            departing = apart.index
+    respaced.sort(reverse=True)
     at = shown.positions[skip]
     end = shown.positions[skip + matched - 1] + 1
     replies = _AsChosen(shown, said, skip, matched, swiped)
@@ -301,7 +305,7 @@ def window_walk(
         end,
         past_events(messages, end),
         replies,
-        int(apart is not None and apart.edited),
+        sum(apart.edited for apart in aparts),
         as_chosen=True,
         respaced=respaced_replies,
         departing=None if departing is None else replies.made(departing),

@@ -9,7 +9,8 @@ the opening lands on the same line). No request lists or reads every chat.
 A request that is a line as the proxy gave it out, and a message more or fewer, is placed on it
 without the walk (`chats.aligned`: each line read keeps an index of what it shows), and so is
 one with a player's line edited or messages deleted a few messages further back
-(`chats.further`); any other goes through the walk (`chats.walk`).
+(`chats.further`), or replies shown cut, as another swipe or edited there, or the last reply
+edited (`chats.replies_back`); any other goes through the walk (`chats.walk`).
 
 A turn is planned once, when the request arrives (its snapshot is what the model's prompt
 shows). When it is written, under the line's lock, the revisions of the lines it was planned on

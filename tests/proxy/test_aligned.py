@@ -177,12 +177,14 @@ CHANGES = (
     *("reply", "reply", "reply", "regenerate", "continue", "new", "edit", "delete", "slide"),
     *("cut", "spaced", "repeat", "repeat", "repeat", "swipe", "swipe", "swipe", "next", "next"),
     *("cut", "cut", "drop", "drop", "reword"),
-    *("edit back", "delete back", "reply back", "last edited", "answered back"),
+    *("edit back", "delete back", "reply back", "last edited", "answered back", "replies back"),
 )
 # An edit or a deletion further back than the last exchange.
 BACK = ("edit back", "delete back")
 # A reply further back than the last exchange cut, swiped, shown raw or edited.
 REPLY_BACK = ("reply back", "answered back")
+# Two or three of the last six replies shown otherwise at once.
+REPLIES_BACK = ("replies back",)
 # The line's last reply edited by the player (or shown otherwise), then a new line or more.
 LAST_EDITED = ("last edited",)
 
@@ -193,12 +195,12 @@ def cases(
 ) -> tuple[list[tuple[str, Chat]], list[Said]]:
     change = draw(st.sampled_from(changes))
     drawn = steps_apart if change.endswith("back") and draw(st.booleans()) else steps
-    if change in ("reply back", "last edited", "answered back"):
+    if change in ("reply back", "last edited", "answered back", "replies back"):
         drawn = steps_long[draw(st.booleans())]
     base = tuple(draw(drawn))
     if change == "swipe":
         base += (("reply", 0), ("regenerate", draw(st.integers(0, 9))))  # a reply of 2 swipes
-    if change in ("last edited", "answered back"):
+    if change in ("last edited", "answered back", "replies back"):
         # The line ends with a reply (two exchanges, for the one before the last), mostly of
         # texts of its own, the reply of one or two swipes.
         base += tuple(draw(steps_of(st.integers(0, 99), 1, 2)))
@@ -225,7 +227,7 @@ def cases(
         ]
         chats.append(built(base[: draw(st.sampled_from(answered or [len(base)]))]))
     lines = [(KEY if n == 0 else f"{KEY}:{n + 1}", chat) for n, chat in enumerate(chats)]
-    first_line = {"swipe", "last edited", "answered back"}
+    first_line = {"swipe", "last edited", "answered back", "replies back"}
     chosen = chats[-1] if change == "next" else chats[0] if change in first_line else None
     chosen = chosen or draw(st.sampled_from(chats))
     said = shown(chosen)
@@ -265,20 +267,20 @@ def cases(
         users = [at for at, one in enumerate(said) if one.role == "user"]
         last = users[-1] if users else len(said) - 1
         said[last:] = [Said("user", draw(st.sampled_from([f"{said[last].text} Now.", "Go!"])))]
-    if change == "reply back":
+    if change in ("reply back", "replies back"):
         # The client shows a reply a few messages back another way: cut short (a stream
         # stopped, or the player trimmed it), as another of its swipes or its raw text, or
-        # edited by the player; then the player wrote a new line, or asked for the last reply
-        # again or for more.
-        replies = [n for n, one in enumerate(said) if one.role == "assistant"][-6:-1]
-        if replies:
-            at = draw(st.sampled_from(replies))
+        # edited by the player; or two or three of the last six replies at once. Then the
+        # player wrote a new line, or asked for the last reply again or for more.
+        single = change == "reply back"  # one of the five before the last
+        replies = [n for n, one in enumerate(said) if one.role == "assistant"]
+        replies = replies[-6:-1] if single else replies[-6:]
+        many = 1 if single else min(2, len(replies))
+        most = many if single else 3
+        picked = draw(st.lists(st.sampled_from(replies or [0]), min_size=many, max_size=most))
+        for at in set(picked) if replies else ():
             said[at] = Said("assistant", draw(told_otherwise(chosen, said[at].text, at)))
-        then = draw(st.sampled_from(["new", "regenerate", "continue"]))
-        if then == "new":
-            said.append(Said("user", "A new line."))
-        elif then == "regenerate" and said and said[-1].role == "assistant":
-            said.pop()
+        then_asked(draw, said)
     if change == "last edited":
         # The player edited the GM's last message (or the client shows it another way), then
         # wrote a new line or asked for more.
@@ -304,11 +306,7 @@ def cases(
             said[edited] = Said("user", text)
         else:
             del said[back : back + draw(st.integers(1, 2))]
-        then = draw(st.sampled_from(["new", "regenerate", "continue"]))
-        if then == "new":
-            said.append(Said("user", "A new line."))
-        elif then == "regenerate" and said and said[-1].role == "assistant":
-            said.pop()
+        then_asked(draw, said)
     at = draw(st.integers(0, max(0, len(said) - 2)))
     if change == "edit" and said:
         said[at] = Said(said[at].role, said[at].text + " (edited)")
@@ -330,6 +328,15 @@ def cases(
         # The client's context window slid: its oldest messages dropped, whatever else it did.
         said = said[draw(st.integers(0, max(0, len(said) - 1))) :]
     return lines, said
+
+
+def then_asked(draw: st.DrawFn, said: list[Said]) -> None:
+    """The player writes a new line, or asks for the last reply again, or for more."""
+    then = draw(st.sampled_from(["new", "regenerate", "continue"]))
+    if then == "new":
+        said.append(Said("user", "A new line."))
+    elif then == "regenerate" and said and said[-1].role == "assistant":
+        said.pop()
 
 
 def told_otherwise(chat: Chat, text: str, at: int) -> st.SearchStrategy[str]:
@@ -381,6 +388,14 @@ def test_a_reply_further_back_shown_otherwise_is_placed_where_the_full_walk_does
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(cases(LAST_EDITED), st.frozensets(st.integers(0, 12), max_size=4))
 def test_the_last_reply_edited_is_placed_where_the_full_walk_does(
+    case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
+) -> None:
+    compared(*case, missed)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(cases(REPLIES_BACK), st.frozensets(st.integers(0, 12), max_size=4))
+def test_replies_shown_otherwise_at_once_are_placed_where_the_full_walk_does(
     case: tuple[list[tuple[str, Chat]], list[Said]], missed: frozenset[int]
 ) -> None:
     compared(*case, missed)
@@ -558,6 +573,29 @@ def test_the_reply_a_regenerated_line_answers_shown_otherwise_takes_the_fast_pat
             assert found.edited == how.startswith("edited")
             plan = plan_on(found, KEY, lines, window, start())
             assert plan.action == "regenerate" and plan.new == (how not in ("raw", "edited"))
+
+
+def test_replies_shown_otherwise_at_once_take_the_fast_path() -> None:
+    # Six exchanges, each told apart, the reply three exchanges back regenerated. The client
+    # shows two or three of the last replies otherwise at once (cut, as another swipe, raw,
+    # edited; the last one edited), then a new line, a continue or a regenerate.
+    apart = exchanges_told_apart(8, ALIKE + 40)
+    lines, said = [(KEY, apart)], shown(apart)
+    three_back = shown_otherwise(apart.messages[-5], said[-5].text)
+    two_back = shown_otherwise(apart.messages[-3], said[-3].text)
+    for first, then in (("cut", "edited"), ("edited", "edited"), ("swiped", "raw"), ("raw", "cut")):
+        told = [*said[:-5], Said("assistant", three_back[first]), said[-4]]
+        told += [Said("assistant", two_back[then]), *said[-2:]]
+        last_edited = [*told[:-1], Said("assistant", f"Quietly, {said[-1].text}")]
+        for sent in (told, told[:-1], [*told, Said("user", "A new line.")], last_edited):
+            found = compared(lines, sent)
+            assert found is not None, (first, then, len(sent))
+            edits = [first, then].count("edited") + (sent is last_edited)
+            assert found.first == 0 and found.edited == edits
+            # The first reply shown cut or as another swipe departs: a new line starts there.
+            departs = found.departs
+            where = None if departs is None else departs.position - len(apart.messages)
+            assert where == ({"cut": -5, "swiped": -5}.get(first) or {"cut": -3}.get(then))
 
 
 def test_the_last_reply_edited_takes_the_fast_path() -> None:

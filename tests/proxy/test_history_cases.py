@@ -406,3 +406,18 @@ def test_the_reply_a_regenerated_line_answers_edited_is_placed_without_the_full_
     chat.edit_at(len(chat.visible) - 3)
     chat.regenerate([("C", 1)])
     chat.send([])
+
+
+def test_replies_edited_at_once_are_placed_without_the_full_walk(
+    chat: ProxyHistory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player edits the GM's last reply and the one before it (what they did stands), then
+    sends a message: through the proxy and its store, on the fast path
+    (`chats/replies_back.py`)."""
+    for _ in range(3):
+        chat.send([("A", 1), ("B", -1)])
+    monkeypatch.setattr(gm_tags.proxy.chats, "best_walk", the_full_walk_refused)
+    chat.edit_at(len(chat.visible) - 1)
+    chat.edit_at(len(chat.visible) - 3)
+    chat.send([("C", 1)])
+    chat.send([])
