@@ -91,8 +91,10 @@ class PendingTurn:
                 if not self.written:
                     self.written = True
                     streams = self._as_given() if stopped else self.streams
+                    # Ended first: a stopped stream's text is then the part its turn kept.
+                    turns = [ended_turn(stream, stopped) for stream in streams]
                     if any(stream.text for stream in streams):
-                        replies = [(s.text, ended_turn(s, stopped)) for s in streams]
+                        replies = [(s.text, turn) for s, turn in zip(streams, turns, strict=True)]
                         self.landed = self.chats.land(
                             self.named, self.said, self.plan, replies, stopped
                         )

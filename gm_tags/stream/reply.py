@@ -100,20 +100,56 @@ class ReplyStream(LentLine[S]):
         return self._show(rest), self._turn
 
     def stop(self) -> Turn[S]:
-        """The reply was cut off here: the tags that closed apply and none after. The turn's
-        reply is the text up to where the first tag still open begins, and its narration is
-        exactly what was given out (what the player saw)."""
+        """The reply was cut off here: the tags that closed apply and none after. Its narration
+        is exactly what was given out (what the player saw), and its text (`text`) is what
+        reads again whole to that narration and those tags (`_kept`)."""
         if self._turn is None:
             text = self._text_now()
             if self._lent or self._open_in_lent or self._joining:
                 self._take_back(text, len(text))
             self._quiet_left = -1  # what comes now is refused
             self._apply_settled()
-            pending = commands_in(self._text, self._scan_from)
-            cut = pending[0].start if pending else len(self._text)
-            self._text = self._text[:cut]
+            self._text = self._kept(text)
             self._turn = self._run.finish(self._text, "".join(self._shown))
         return self._turn
+
+    def _kept(self, text: str) -> str:
+        """The text a stopped reply keeps: the text the narrator was handed, then the tags that
+        closed after it, which apply but show nothing (a check whose branches were held back,
+        a tag the stream held for the markup that could still close round it). Not the text
+        the stream held back after them: the start of a branch, a `[` that could still open a
+        tag, a tag still open; nor the markup held before such a tag, which no closing markup
+        will now hide. Read again whole (a continue joined onto it, a retell), it narrates
+        what the client was given, with the same tags (their receipts' spans moved to match)."""
+        narrated_to = self._shown_to(text)
+        receipts = self._run.receipts
+        pieces, at = [text[:narrated_to]], narrated_to
+        for index, receipt in enumerate(receipts):
+            if receipt.end > narrated_to:
+                pieces.append(text[receipt.start : receipt.end])
+                receipts[index] = receipt._replace(start=at, end=at + receipt.end - receipt.start)
+                at = receipts[index].end
+        return "".join(pieces)
+
+    def _shown_to(self, text: str) -> int:
+        """Where the text the narration given out comes from ends: where the narrator was
+        handed the text to, less the end of its line it held back (a `[` that could still form
+        a tag opening with what follows it, `[SKILL_CHECK`, found back over the tags removed
+        after it; white space aside). Where that cannot be found so, where it was handed to."""
+        held = "".join(self._narrator.finish().split())  # the reply stopped: never given out
+        at = self._narrated_to
+        removed = {receipt.end: receipt.start for receipt in self._run.receipts}
+        left = len(held)
+        while left and at > 0:
+            if at in removed:
+                at = removed[at]
+            elif text[at - 1].isspace():
+                at -= 1
+            elif text[at - 1] == held[left - 1]:
+                at, left = at - 1, left - 1
+            else:
+                return self._narrated_to
+        return at if not left else self._narrated_to
 
     def _feed_calm(self, text: str, before: int) -> str | None:
         """What `_settle` and `_narrate_settled` do when all was calm and no tag opened: the

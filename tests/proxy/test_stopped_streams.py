@@ -28,7 +28,9 @@ from starlette.testclient import TestClient
 from starlette.types import Message
 
 import gm_tags.proxy.streaming as streaming
+from gm_tags.chats.cut import applied_again
 from gm_tags.store import open_store
+from tests.proxy import inprocess
 from tests.proxy import test_anthropic_stream as anthropic
 from tests.proxy.inprocess import Scripted, chunk, proxy_app_for
 from tests.proxy.test_proxy import starting_game
@@ -47,9 +49,12 @@ class LeavingClient:
     (a server drops what is sent to a connection it knows is gone, as uvicorn does). `left` is
     set once the app's listener has seen the client go (it stops the stream in that step)."""
 
-    def __init__(self, path: str, body: dict[str, Any], after: int | None = None) -> None:
+    def __init__(
+        self, path: str, body: dict[str, Any], after: int | None = None, *, named: bool = True
+    ) -> None:
         self.path, self.body, self.after = path, json.dumps(body).encode(), after
         self.said = body["messages"][-1]["content"]
+        self.named = named  # False: the chat is found by its transcript, as SillyTavern's
         self.bodies: list[bytes] = []
         self.left = threading.Event()
         self.gone = False  # the app was told the client went away
@@ -82,11 +87,9 @@ class LeavingClient:
             self.leave()
 
     async def asked(self, app: Any) -> None:
-        headers = [
-            (b"host", b"127.0.0.1"),
-            (b"content-type", b"application/json"),
-            (b"x-gm-chat", self.said.encode()),  # a chat of its own
-        ]
+        headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+        if self.named:
+            headers.append((b"x-gm-chat", self.said.encode()))  # a chat of its own
         scope = {
             "type": "http",
             "asgi": {"version": "3.0"},
@@ -149,13 +152,21 @@ class Proxied:
         self.current: LeavingClient | None = None  # the client of the request going on
 
     def stopped(
-        self, path: str, pieces: list[str], after: int | None = None, *, choices: int = 1
+        self,
+        path: str,
+        pieces: list[str],
+        after: int | None = None,
+        *,
+        choices: int = 1,
+        said: list[dict[str, str]] | None = None,
     ) -> LeavingClient:
         """A client's streamed request answered with `pieces` of text, one event each (each
         choice's in turn, `n` > 1: the piece numbered by its choice); it leaves after its
-        `after`th body (or when a test's hook makes it)."""
+        `after`th body (or when a test's hook makes it). Its messages are `said`, on a chat
+        found by its transcript, or else one message of a chat of its own."""
         self.asked += 1
-        said = [{"role": "user", "content": f"We try, take {self.asked}."}]
+        named = said is None
+        said = said or [{"role": "user", "content": f"We try, take {self.asked}."}]
         if path == CHAT:
             raw = [
                 _delta(piece.replace("Bells", f"Bells {index}") if choices > 1 else piece, index)
@@ -170,7 +181,7 @@ class Proxied:
             answer = anthropic.streamed((anthropic.text_block(""), pieces))
             self.upstream.messages.queue.append(answer)
             body = {"model": "m", "max_tokens": 9, "messages": said, "stream": True}
-        self.current = LeavingClient(path, body, after)
+        self.current = LeavingClient(path, body, after, named=named)
         self.client.portal.call(self.current.asked, self.client.app)
         return self.current
 
@@ -312,3 +323,106 @@ def test_a_check_the_client_saw_the_outcome_of_keeps_its_roll_when_a_batch_is_no
         assert swipe is not None
         assert swipe["narration"] == got  # read again, the reply rolled what the client saw
         assert [receipt["family"] for receipt in swipe["receipts"]] == ["skill_check"]
+
+
+# A check whose branches the stream holds back until it sees both, between narration shown.
+RUNS_ON = "Mira sprints along the beam toward the rope. "
+BRANCH_START = '[skill_check: skill="Prowl" dc="1"] [success: She reaches it before the fir'
+BRANCH_REST = (
+    "st bluecoat looks up.] [failure: A bluecoat spots her.] The rope sways. They are out."
+)
+# The event that gives "...toward the rope." brings the check and the start of its branch too.
+HELD = [RUNS_ON + BRANCH_START, *pieces_of(BRANCH_REST)]
+
+
+def read_again_whole(swipe: dict[str, Any]) -> str:
+    """The narration of a stored swipe's text applied again whole, throwing its faces (as a
+    retell on a new line, or a continue joined onto it, reads it)."""
+    return applied_again(starting_game(), swipe["text"], swipe["thrown"]).narration
+
+
+@pytest.mark.parametrize("path", [CHAT, MESSAGES])
+def test_a_reply_stopped_while_a_branch_is_held_back_keeps_no_text_the_client_was_not_given(
+    proxied: Proxied, path: str
+) -> None:
+    """Stopped after any body: the stored text, read again whole, narrates what the client got
+    (issue #29: stopped inside a held-back branch, it kept `[success: She reaches it before
+    the fir`, which a continue joined onto and a retell showed)."""
+    whole = proxied.stopped(path, HELD)
+    inside = 0
+    for after in range(1, len(whole.bodies)):
+        client = proxied.stopped(path, HELD, after)
+        swipe = proxied.stored(client)
+        if not client.gone or swipe is None:
+            continue
+        assert swipe["narration"] == client.narration(), after
+        assert read_again_whole(swipe).split() == client.narration().split(), after
+        if swipe["receipts"] and "bluecoat" not in client.narration():
+            inside += 1  # the check applied, its branches not shown
+    assert inside  # a stop fell where the check had closed and its branches were held back
+
+
+# A reply whose tag the deletion takes away: the replies after it are read again, on a new line.
+GROANS = f'It groans. [clock: name="{CLOCK}" tick="1"]'
+
+
+def said_to(proxied: Proxied, path: str, messages: list[dict[str, str]], reply: str) -> str:
+    """A streamed request, as SillyTavern sends it (no chat named), answered with `reply`; the
+    narration the client got."""
+    if path == CHAT:
+        proxied.upstream.script({"reply": reply, "chunk": 6})
+        body = {"model": "m", "messages": messages}
+        return inprocess.narration(inprocess.streamed(proxied.client, body))
+    answer = anthropic.streamed((anthropic.text_block(""), pieces_of(reply)))
+    proxied.upstream.messages.queue.append(answer)
+    return anthropic.shown(anthropic.events(proxied.client, messages))
+
+
+def stored_lines(db: Path) -> dict[str, list[str]]:
+    """Each line's replies' narrations, as stored."""
+    store = open_store(str(db))
+    try:
+        return {
+            line: [
+                m.swipes[m.selected]["narration"]
+                for m in store.load(line).messages
+                if m.role == "reply"
+            ]
+            for line in store.chat_ids()
+        }
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("path", [CHAT, MESSAGES])
+def test_a_reply_stopped_inside_a_branch_then_continued_reads_again_as_the_client_shows_it(
+    proxied: Proxied, path: str
+) -> None:
+    """SillyTavern's session (issue #29): a reply stopped while its check's branch was held
+    back, continued, then read again on a new line (an exchange before it deleted). The line
+    stores it as the client shows it, and the player's next messages go on that line (before:
+    `...toward the rope. [success: She reaches it before the firShe grabs the rope.`, which
+    matched nothing the client showed, so every later message started a line of its own)."""
+    greeting = {"role": "assistant", "content": "Rain hammers the slate roofs. What now?"}
+    first = [greeting, {"role": "user", "content": "We go in through the skylight."}]
+    first.append({"role": "assistant", "content": said_to(proxied, path, first, GROANS)})
+    go = {"role": "user", "content": "Mira, go! Up the rope!"}
+    for after in range(1, 6):  # the client leaves once it got the first words
+        stopped = proxied.stopped(path, HELD, after, said=[*first, go])
+        if stopped.narration():
+            break
+    assert stopped.gone and stopped.narration() == RUNS_ON.strip()
+    shown = {"role": "assistant", "content": stopped.narration()}
+    more = said_to(proxied, path, [*first, go, shown], "She grabs the rope and climbs.")
+    joined = {"role": "assistant", "content": f"{stopped.narration()} {more.strip()}"}
+    # The first exchange deleted: the reply is read again on a new line.
+    story = [greeting, go, joined]
+    for step in range(3):
+        story.append({"role": "user", "content": f"We run on ({step})."})
+        story.append({"role": "assistant", "content": said_to(proxied, path, story, "On.")})
+    lines = stored_lines(proxied.db)
+    key = min(lines)
+    assert sorted(lines) == [key, f"{key}:2"]  # the one the deletion started; none a message
+    assert [reply.split() for reply in lines[f"{key}:2"]] == [
+        message["content"].split() for message in story if message["role"] == "assistant"
+    ]

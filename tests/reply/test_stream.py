@@ -363,3 +363,60 @@ def test_a_tag_no_family_takes_hides_an_opening_in_its_quoted_value_however_it_i
             streamed(game, text, [cut], batch=batch)
     finally:
         FAMILIES["clock"] = clock  # shipped families are no registered tag names
+
+
+@pytest.mark.parametrize("name", REPLY_NAMES)
+def test_a_stopped_stream_keeps_the_text_that_reads_again_to_what_it_gave_out(name: str) -> None:
+    """A stream stopped anywhere keeps as its text what was given out and the tags that apply,
+    no more: read again whole (a continue joined onto it, a retell, a cut), it narrates what
+    the client was shown and applies the same tags. Not the start of a check's branch held back,
+    a `[` that may still open a tag, or a tag still open (issue #29: a reply stopped inside a
+    branch kept `[success: She reaches it before the fir`, shown again after a continue)."""
+    text = (REPLIES / name).read_text("utf-8")
+    game = starting_game(INDEX[name])
+    for end in sorted({*range(1, len(text), max(1, len(text) // 60)), len(text)}):
+        for size in (1, 5):
+            assert_stopped_keeps_what_reads_again(game, text, end, size, seed=7)
+
+
+@pytest.mark.parametrize(("ruleset", "game"), GAMES, ids=[game for _, game in GAMES])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_a_generated_reply_stopped_anywhere_keeps_the_text_that_reads_again_to_it(
+    ruleset: str, game: str, seed: int, data: st.DataObject
+) -> None:
+    """Stray brackets, tags glued together, `[` before a tag the narration held back."""
+    start = fixture_game(ruleset, game)
+    text = reply(start, random.Random(seed))
+    end = data.draw(st.integers(0, len(text)))
+    size = data.draw(st.sampled_from([1, 3, 8]))
+    assert_stopped_keeps_what_reads_again(start, text, end, size, seed=seed)
+
+
+def assert_stopped_keeps_what_reads_again(
+    game: Game, text: str, end: int, size: int, *, seed: int
+) -> None:
+    """`text` up to `end`, fed in `size` pieces and stopped: the text kept, read again whole
+    with the same dice, narrates what was given out, with the same receipts; fed again and
+    stopped, it keeps the same (white space aside)."""
+    stream = game.stream(seed=seed)
+    given = "".join(stream.feed(text[at : min(at + size, end)]) for at in range(0, end, size))
+    turn = stream.stop()
+    kept, why = stream.text, (size, text[:end])
+    # Its start, less what no one was given: markup held before a tag at the end that no
+    # markup will now close, a `[` held before a tag.
+    assert _taken_from(kept, text[:end]), why
+    again = game.apply_reply(kept, seed=seed)
+    assert again.narration.rstrip() == given.rstrip() == turn.narration.rstrip(), why
+    assert again.receipts == turn.receipts, why
+    once_more = game.stream(seed=seed)
+    once_more.feed(kept)
+    stopped_again = once_more.stop()
+    assert once_more.text.rstrip() == kept.rstrip(), why
+    assert (stopped_again.narration, stopped_again.receipts) == (turn.narration, turn.receipts)
+
+
+def _taken_from(kept: str, text: str) -> bool:
+    """Whether `kept` is `text` with some characters left out."""
+    rest = iter(text)
+    return all(char in rest for char in kept)
