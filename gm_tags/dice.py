@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 # A throw's sides when they are not known: a reply stored on schema 8 kept its faces as one run.
@@ -160,6 +160,11 @@ class Recorded(Dice):
     def thrown(self) -> Thrown:
         """Every roll so far, in order, with where its tag begins and its dice's sides."""
         return tuple(self._thrown)
+
+    def moved(self, places: Mapping[int, int]) -> None:
+        """The tags that began at `places`' keys begin at their values now (a stopped reply's
+        text leaves out what the client was not given before them): their rolls go with them."""
+        self._thrown = [throw._replace(at=places.get(throw.at, throw.at)) for throw in self._thrown]
 
     def again(self) -> Dice:
         return self._dice.again()

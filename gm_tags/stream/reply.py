@@ -124,11 +124,14 @@ class ReplyStream(LentLine[S]):
         narrated_to = self._shown_to(text)
         receipts = self._run.receipts
         pieces, at = [text[:narrated_to]], narrated_to
+        moved: dict[int, int] = {}
         for index, receipt in enumerate(receipts):
             if receipt.end > narrated_to:
                 pieces.append(text[receipt.start : receipt.end])
+                moved[receipt.start] = at
                 receipts[index] = receipt._replace(start=at, end=at + receipt.end - receipt.start)
                 at = receipts[index].end
+        self._run.dice.moved(moved)  # each roll is known by where its tag begins
         return "".join(pieces)
 
     def _shown_to(self, text: str) -> int:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm_tags import Game, Turn
+from gm_tags.chats.cut import applied_again
 from gm_tags.families.registry import FAMILIES, unregister
 from gm_tags.grammar import opening
 from gm_tags.scan import MAX_BODY
@@ -406,7 +407,7 @@ def assert_stopped_keeps_what_reads_again(
     # Its start, less what no one was given: markup held before a tag at the end that no
     # markup will now close, a `[` held before a tag.
     assert _taken_from(kept, text[:end]), why
-    again = game.apply_reply(kept, seed=seed)
+    again = applied_again(game, kept, turn.thrown)  # each roll the faces it threw, by its tag
     assert again.narration.rstrip() == given.rstrip() == turn.narration.rstrip(), why
     assert again.receipts == turn.receipts, why
     once_more = game.stream(seed=seed)
@@ -420,3 +421,19 @@ def _taken_from(kept: str, text: str) -> bool:
     """Whether `kept` is `text` with some characters left out."""
     rest = iter(text)
     return all(char in rest for char in kept)
+
+
+@pytest.mark.parametrize("held", ["**", "["])
+def test_a_check_a_stopped_reply_moves_keeps_its_faces_read_again(held: str) -> None:
+    """What the client was not given before a check at the end (markup, a `[`) is left out of
+    the kept text: the check begins earlier there, and its roll goes with it."""
+    game = starting_game(INDEX[REPLY_NAMES[0]])
+    text = f'Mira runs. {held}[skill_check: skill="Prowl" dc="1"]'
+    for seed in range(12):
+        stream = game.stream(seed=seed)
+        for at in range(0, len(text), 4):
+            stream.feed(text[at : at + 4])
+        turn = stream.stop()
+        assert stream.text == 'Mira runs. [skill_check: skill="Prowl" dc="1"]'
+        again = applied_again(game, stream.text, turn.thrown)
+        assert again.receipts == turn.receipts, seed
