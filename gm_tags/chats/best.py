@@ -12,6 +12,7 @@ other chats hold ranks last (`_held_elsewhere`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from ..history import Chat
@@ -68,6 +69,10 @@ def best_walk(
     for line, index, position in anchors:
         by_line.setdefault(line, []).append((index, position))
     held = {index for found in by_line.values() for index, _ in found}
+    holders = Counter(index for _, index, _ in anchors)
+    # A reply the index gave as many holders as it gives at most may be this line's too (a
+    # greeting every line of a chat holds, the newest past the hits): it tells no other story.
+    held_apart = {index for index in held if holders[index] < SHOWN_HITS}
     newest = {key_of(line): line for line, _ in lines}  # each chat's line started last
     elsewhere = _held_elsewhere(newest, anchors)
     best: Walk | None = None
@@ -85,7 +90,7 @@ def best_walk(
         for rank, (first, at) in enumerate(sorted(starts(chat, said, found) | places)):
             if (first, past_events(chat.messages, at)) in passed:
                 continue
-            if _skips(chat, first, at, known, held):
+            if _skips(chat, first, at, known, held_apart):
                 continue
             tried = walk(line, chat, said, first, at, held, passed, newest[key_of(line)] == line)
             own = tried.first + tried.matched > elsewhere.get(key_of(line), -1)
@@ -178,8 +183,9 @@ def _skips(
     chat: Chat, first: int, at: int, known: Mapping[int, set[int]], held: Collection[int]
 ) -> bool:
     """Whether walking from (`first`, `at`) would pass over what the window shows before it: a
-    reply the store holds (`held`) that this line does not hold before `at` (the window belongs
-    to another story), or, between two messages the line holds (`known`: its replies the store
+    reply the store holds on other lines (`held`: those the index gave fewer holders than it
+    gives at most) that this line does not hold before `at` (the window belongs to another
+    story), or, between two messages the line holds (`known`: its replies the store
     found, its user messages by text) or the latest and `at`, another number of messages than
     the line holds (messages were deleted there, so the window did not begin at `at`)."""
     index, place = first, at
