@@ -89,7 +89,10 @@ class Swipe:
     """One version of a message: its text, the snapshot it left and, for a reply, the reply
     rewritten, its narration, its receipts and `thrown`, what its dice threw roll by roll (a
     reply read again throws them again; empty when it threw none, None when they are not known:
-    stored before they were kept, or a continuation of such a reply)."""
+    stored before they were kept, or a continuation of such a reply) and `joins`, where in its
+    text each continuation was joined on, in order (the reply as it was given out before each:
+    a client showing it so saw that part whole; None when not known: stored before they were
+    kept)."""
 
     text: str
     game: Game
@@ -97,11 +100,12 @@ class Swipe:
     narration: str = ""
     receipts: tuple[dict[str, Any], ...] = ()
     thrown: Thrown | None = ()
+    joins: tuple[int, ...] | None = ()
 
     @classmethod
-    def of(cls, text: str, turn: Turn[Game]) -> Swipe:
+    def of(cls, text: str, turn: Turn[Game], joins: tuple[int, ...] | None = ()) -> Swipe:
         receipts = tuple(r.to_dict() for r in turn.receipts)
-        return cls(text, turn.game, turn.reply, turn.narration, receipts, turn.thrown)
+        return cls(text, turn.game, turn.reply, turn.narration, receipts, turn.thrown, joins)
 
     def narrated(self, narration: str) -> Swipe:
         """This swipe with the players reading `narration` (the same text as theirs, spaced as
@@ -123,10 +127,11 @@ class StoredSwipe(Swipe):
         narration: str,
         receipts: tuple[dict[str, Any], ...],
         thrown: Thrown | None = (),
+        joins: tuple[int, ...] | None = (),
     ) -> Swipe:
         swipe = object.__new__(cls)
         fields: dict[str, object] = {"text": text, "reply": reply, "narration": narration}
-        fields.update(receipts=receipts, thrown=thrown)
+        fields.update(receipts=receipts, thrown=thrown, joins=joins)
         swipe.__dict__.update(fields, _made=game)
         return swipe
 
@@ -142,7 +147,13 @@ class StoredSwipe(Swipe):
     def narrated(self, narration: str) -> Swipe:
         # Its snapshot is this one's, still made only when asked for.
         return StoredSwipe.read(
-            self.text, lambda: self.game, self.reply, narration, self.receipts, self.thrown
+            self.text,
+            lambda: self.game,
+            self.reply,
+            narration,
+            self.receipts,
+            self.thrown,
+            self.joins,
         )
 
 
@@ -225,6 +236,8 @@ class Chat:
             (*last.swipe.receipts, *added),
             # Read again whole, its tags throw them; not known, the whole is not.
             None if last.swipe.thrown is None else joined(last.swipe.thrown, turn.thrown, offset),
+            # The joins before this one stay not known (None) where they were; this one is.
+            (*(last.swipe.joins or ()), offset),
         )
         swipes = tuple(whole if i == last.selected else s for i, s in enumerate(last.swipes))
         return self._replace_last(replace(last, swipes=swipes))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import GameDocumentError
@@ -205,6 +205,7 @@ class _Past:
                 swipe["narration"],
                 tuple(swipe["receipts"]),
                 thrown_read(swipe.get("thrown", ())),
+                _joins(swipe.get("joins")),
             )
             for number, swipe in enumerate(stored.swipes)
         )
@@ -225,6 +226,7 @@ class _Past:
                 swipe.narration,
                 swipe.receipts,
                 swipe.thrown,
+                swipe.joins,
             )
             for number, swipe in enumerate(message.swipes)
         )
@@ -300,8 +302,15 @@ def _stored(message: Message, *, games: _GameTexts, skip: int = 0) -> StoredMess
                 "narration": swipe.narration,
                 "receipts": list(swipe.receipts),
                 "thrown": None if swipe.thrown is None else list(swipe.thrown),
+                "joins": None if swipe.joins is None else list(swipe.joins),
                 "game": games(swipe.game),
             }
             for swipe in message.swipes[skip:]
         ),
     )
+
+
+def _joins(joins: Sequence[int] | None) -> tuple[int, ...] | None:
+    """A stored swipe's joins: None when not known (stored before they were kept, or a document
+    without them)."""
+    return None if joins is None else tuple(joins)

@@ -34,8 +34,9 @@ class StoredMessage:
     """A message as stored: its role, its selected swipe, and each swipe's `text`, `reply`,
     `narration`, `receipts`, `thrown` (what its dice threw, roll by roll: `[at, sides, faces]`
     each, a `gm_tags.dice.Throw`; read also as a list of faces, one run, as schema 8 kept them;
-    None when not known: stored before they were kept) and `game` (its document as JSON text,
-    or as a document)."""
+    None when not known: stored before they were kept), `joins` (where each continuation was
+    joined on; None or missing when not known) and `game` (its document as JSON text, or as a
+    document)."""
 
     role: str
     selected: int

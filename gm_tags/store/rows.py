@@ -31,7 +31,7 @@ def chat_row(chat_id: str, chat: StoredChat, revision: int) -> tuple[str, str, s
 
 def swipe_rows(
     chat_id: str, position: int, message: StoredMessage, first: int, written: int
-) -> Iterator[tuple[str, int, int, str, str, str, str, str, str, str, int]]:
+) -> Iterator[tuple[str, int, int, str, str, str, str, str, str, str, str, int]]:
     """The `swipes` rows of a message's swipes from `first` on, written at revision `written`."""
     for number, swipe in enumerate(message.swipes[first:], start=first):
         thrown = thrown_read(swipe.get("thrown", ()))
@@ -45,6 +45,7 @@ def swipe_rows(
             to_json(swipe["receipts"]) if swipe["receipts"] else "[]",  # most have none
             thrown_text(thrown),
             rolls_text(thrown),
+            joins_text(swipe.get("joins")),
             game_text(swipe["game"]),
             written,
         )
@@ -106,6 +107,22 @@ def thrown_read(value: Sequence[Any] | None) -> Thrown | None:
     return tuple(Throw(int(at), int(sides), tuple(map(int, faces))) for at, sides, faces in value)
 
 
+def joins_text(joins: Iterable[int] | None) -> str:
+    """Where a reply's continuations were joined on, as stored: offsets joined by commas,
+    `NONE_THROWN` for none (a reply never continued), "" when not known (None)."""
+    if joins is None:
+        return ""
+    return ",".join(map(str, joins)) or NONE_THROWN
+
+
+def joins_read(text: str) -> tuple[int, ...] | None:
+    """The offsets `joins_text` stored: None when not known ("", stored before they were
+    kept)."""
+    if not text:
+        return None
+    return () if text == NONE_THROWN else tuple(int(offset) for offset in text.split(","))
+
+
 def message_shown_rows(
     chat_id: str, position: int, message: StoredMessage, first: int
 ) -> list[tuple[str, str, int, int]]:
@@ -136,7 +153,7 @@ def stored_chat(
 ) -> StoredChat:
     """A chat as read whole: its row (ruleset, start, revision, title), its messages (position,
     role, selected) and its swipes (position, text, reply, narration, receipts, thrown, rolls,
-    game) in order.
+    joins, game) in order.
     Each swipe's game stays the JSON text it was stored as (a store copy writes it as it is)."""
     return StoredChat(
         json.loads(chat[0]),
@@ -151,13 +168,14 @@ def stored_messages(
     messages: Iterable[Sequence[Any]], swipes: Iterable[Sequence[Any]]
 ) -> tuple[StoredMessage, ...]:
     """Messages as read: (position, role, selected, ...) rows and their swipes' (position, text,
-    reply, narration, receipts, thrown, rolls[, game]) rows in order. A swipe read without its
-    game has none: `Chats` reads it when it is asked for."""
+    reply, narration, receipts, thrown, rolls, joins[, game]) rows in order. A swipe read
+    without its game has none: `Chats` reads it when it is asked for."""
     by_position: dict[int, list[dict[str, Any]]] = {}
-    for position, text, reply, narration, receipts, thrown, rolls, *game in swipes:
+    for position, text, reply, narration, receipts, thrown, rolls, joins, *game in swipes:
         swipe = {"text": text, "reply": reply, "narration": narration}
         swipe["receipts"] = json.loads(receipts)
         swipe["thrown"] = thrown_faces(thrown, rolls)
+        swipe["joins"] = joins_read(joins)
         if game:
             swipe["game"] = game[0]
         by_position.setdefault(position, []).append(swipe)

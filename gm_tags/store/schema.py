@@ -92,6 +92,13 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE swipes ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
     """,
+    # Where each continuation was joined onto a reply, as offsets into its text joined by commas
+    # (docs/proxy.md, "A reply shown as two messages"): a client showing the reply as it was
+    # given out before one saw that part whole. The swipes stored before have none kept ('':
+    # not known, cut as a stop is).
+    """
+    ALTER TABLE swipes ADD COLUMN joins TEXT NOT NULL DEFAULT '';
+    """,
 )
 # The schema version that added the `shown` table: a store migrated past it from below has its
 # replies' digests filled in the same transaction.
@@ -141,7 +148,7 @@ LOAD_MESSAGES_SQL = (
     "SELECT position, role, selected FROM messages WHERE chat_id = ? ORDER BY position"
 )
 LOAD_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts, thrown, rolls, game FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown, rolls, joins, game FROM swipes "
     "WHERE chat_id = ? ORDER BY position, swipe"
 )
 INSERT_CHAT_SQL = (
@@ -152,7 +159,7 @@ INSERT_MESSAGE_SQL = (
 )
 INSERT_SWIPE_SQL = (
     "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
-    "rolls, game, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "rolls, joins, game, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # A chat opened without its past: how many messages it has, a span of them (their swipes without
 # the games), and one swipe's game, each row with the revision that wrote it.
@@ -162,7 +169,7 @@ SPAN_MESSAGES_SQL = (
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position"
 )
 SPAN_SWIPES_SQL = (
-    "SELECT position, text, reply, narration, receipts, thrown, rolls FROM swipes "
+    "SELECT position, text, reply, narration, receipts, thrown, rolls, joins FROM swipes "
     "WHERE chat_id = ? AND position >= ? AND position < ? ORDER BY position, swipe"
 )
 GAME_SQL = "SELECT game, written FROM swipes WHERE chat_id = ? AND position = ? AND swipe = ?"
@@ -184,8 +191,8 @@ COPY_MESSAGES_SQL = (
 )
 COPY_SWIPES_SQL = (
     "INSERT INTO swipes (chat_id, position, swipe, text, reply, narration, receipts, thrown, "
-    "rolls, game, written) SELECT CAST(? AS TEXT), position, swipe, text, reply, narration, "
-    "receipts, thrown, rolls, game, CAST(? AS INTEGER) FROM swipes "
+    "rolls, joins, game, written) SELECT CAST(? AS TEXT), position, swipe, text, reply, "
+    "narration, receipts, thrown, rolls, joins, game, CAST(? AS INTEGER) FROM swipes "
     "WHERE chat_id = ? AND position < ?"
 )
 COPY_SHOWN_SQL = (

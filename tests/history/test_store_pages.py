@@ -204,7 +204,7 @@ def test_a_store_of_schema_6_is_migrated_and_its_chats_open_without_their_past(
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
     migrated = open_store(db)
     try:
-        assert migrated.schema_version == len(MIGRATIONS) == 9  # type: ignore[attr-defined]
+        assert migrated.schema_version == len(MIGRATIONS) == 10  # type: ignore[attr-defined]
         chats = Chats(migrated)
         chat, revision = chats.open_at("c")
         assert isinstance(chat.messages, PagedMessages)

@@ -64,6 +64,7 @@ def test_a_store_from_before_the_index_has_it_filled_when_migrated(tmp_path: Pat
         raw.execute("DROP TABLE shown")  # no titles, no revisions or dice faces on the rows
         raw.execute("ALTER TABLE swipes DROP COLUMN thrown")
         raw.execute("ALTER TABLE swipes DROP COLUMN rolls")
+        raw.execute("ALTER TABLE swipes DROP COLUMN joins")
         raw.execute("ALTER TABLE messages DROP COLUMN written")
         raw.execute("ALTER TABLE swipes DROP COLUMN written")
         raw.execute("DROP INDEX chats_by_tenant")

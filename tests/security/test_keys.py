@@ -77,6 +77,7 @@ def test_a_store_from_before_tenants_keeps_its_chats_for_the_default_tenant(
         raw.execute("ALTER TABLE swipes DROP COLUMN written")
         raw.execute("ALTER TABLE swipes DROP COLUMN thrown")  # schema 8's dice faces
         raw.execute("ALTER TABLE swipes DROP COLUMN rolls")  # schema 9's, each roll apart
+        raw.execute("ALTER TABLE swipes DROP COLUMN joins")  # schema 10's joins
         raw.execute("UPDATE schema_version SET version = 4")
     raw.close()
     served = ServedChats(lambda: SqliteStore(path))
