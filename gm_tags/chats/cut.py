@@ -9,10 +9,11 @@ from dataclasses import replace
 from ..dice import Dice, Thrown, ThrownAgain
 from ..families.registry import FAMILIES
 from ..game import Game
+from ..grammar import branch_pattern
 from ..history import Swipe
-from ..pipeline import Turn, branch_spans, commands_in, process
+from ..pipeline import AFTER_CHECK, Turn, branch_spans, commands_in, process
 from ..receipts import Receipt
-from ..rewrite import rewrite, unwrapped
+from ..rewrite import WRAPPER_MARKUP, rewrite, unwrapped
 from ..stream import ReplyStream
 from .transcript import Said, bare, same
 
@@ -33,7 +34,13 @@ def applied_again(game: Game, text: str, thrown: Thrown | None) -> Turn[Game]:
 
 
 def cut_swipe(
-    before: Game, text: str, shown: str, thrown: Thrown | None, *, split: bool = False
+    before: Game,
+    text: str,
+    shown: str,
+    thrown: Thrown | None,
+    *,
+    split: bool = False,
+    joins: Sequence[int] | None = (),
 ) -> Swipe:
     """A reply cut to what the client shows of it (`shown`, a prefix of its narration, white
     space aside), applied to `before`, with the faces the whole reply threw (`thrown`: the
@@ -45,7 +52,21 @@ def cut_swipe(
     ends in the text (`shown_end`: after the branches of a check shown, and the white space),
     and the part before it is applied whole. When the client shows the rest of the reply as a
     message of its own (`split`: `shows_rest`), the tags that show nothing after the last words
-    shown go with the part shown too."""
+    shown go with the part shown too.
+
+    A cut where a continuation was joined on (`joins`, `Swipe.joins`) is the reply as it was
+    given out before it: the client saw that part whole, and it is kept whole (`_at_join`)."""
+    joined = _at_join(before, text, shown, thrown, joins)
+    if joined is not None:
+        return joined
+    cut = _stopped(before, text, shown, thrown, split)
+    if joins is not None and not joins:
+        return cut  # never continued: it keeps no joins
+    return replace(cut, joins=None if joins is None else _before(joins, len(cut.text)))
+
+
+def _stopped(before: Game, text: str, shown: str, thrown: Thrown | None, split: bool) -> Swipe:
+    """`cut_swipe` as a stop: read as it would stream until the narration holds `shown`."""
     need = len(bare(shown))
     stream = ReplyStream(before, thrown_again(before, thrown))
     got = at = 0
@@ -68,6 +89,41 @@ def cut_swipe(
     if same(whole.narration, shown):
         return Swipe.of(text[:end], whole).narrated(shown)
     return Swipe.of(stream.text, turn).narrated(shown)
+
+
+def _at_join(
+    before: Game,
+    text: str,
+    shown: str,
+    thrown: Thrown | None,
+    joins: Sequence[int] | None,
+) -> Swipe | None:
+    """`text` cut at the join where the client's message ends (`shown`, its narration, white
+    space aside), applied whole to `before`: its tags after the last words shown apply too (the
+    client was given them, where a stopped stream never gave them out), with the faces they
+    threw; a continuation's opening tags stay with the rest. None when no join is there."""
+    need = bare(shown)
+    for join in joins or ():
+        # Text without its tags reads at least as long as its narration: shorter, too soon.
+        if join >= len(text) or len(bare(text[:join])) < len(need):
+            continue
+        part = applied_again(before, text[:join], thrown)
+        told = bare(part.narration)
+        if told == need:
+            return Swipe.of(text[:join], part, _before(joins or (), join)).narrated(shown)
+        if len(told) > len(need):
+            return None  # past what the client shows: later parts read longer still
+    return None
+
+
+def _before(joins: Sequence[int], end: int) -> tuple[int, ...]:
+    """The joins of a reply cut at `end` that its part before the cut keeps."""
+    return tuple(at for at in joins if at < end)
+
+
+def joins_after(joins: Sequence[int] | None, start: int) -> tuple[int, ...] | None:
+    """The joins of the rest of a reply from `start` on, as offsets into that rest."""
+    return None if joins is None else tuple(at - start for at in joins if at > start)
 
 
 def shows_rest(stored: Swipe, shown: str, following: Said | None) -> bool:
@@ -122,8 +178,10 @@ def _hidden(text: str, receipts: Sequence[Receipt]) -> list[tuple[int, int, bool
 
 
 def _past_silent(text: str, at: int, hidden: Sequence[tuple[int, int, bool]], tags: bool) -> int:
-    """`at`, moved on past white space and branches, and when `tags`, closed tags of families
-    with no branches, for as long as they follow one another."""
+    """`at`, moved on past white space and branches, and when `tags`, closed tags that show
+    nothing (with the markup they stand wrapped in: `**[clock: ...]**`), for as long as they
+    follow one another. A check shows nothing when no branch follows it (the form the system
+    section teaches); with branches, their narration is the next message's."""
     passable = {start: end for start, end, branch in hidden if branch}
     while True:
         while at < len(text) and text[at].isspace():
@@ -131,11 +189,22 @@ def _past_silent(text: str, at: int, hidden: Sequence[tuple[int, int, bool]], ta
         if at in passable:
             at = passable[at]
             continue
-        if not tags or not text.startswith("[", at):
+        if not tags or at >= len(text) or text[at] not in _TAG_OPENINGS:
             return at
         following = commands_in(text, at)[:1]
-        if not following or following[0].start != at or not following[0].closed:
+        if not following or not following[0].closed:
             return at
-        if FAMILIES[following[0].name].branches:
+        start, end = unwrapped(text, following[0].start, following[0].end, floor=at)
+        if start != at or (FAMILIES[following[0].name].branches and _branch_after(text, end)):
             return at
-        at = following[0].end
+        at = end
+
+
+# What a tag that shows nothing may start with: its `[`, or the markup it stands wrapped in.
+_TAG_OPENINGS = frozenset("[" + WRAPPER_MARKUP)
+
+
+def _branch_after(text: str, end: int) -> bool:
+    """Whether a branch follows a check that ends at `end` (as `branch_spans` finds one)."""
+    gap = AFTER_CHECK.match(text, end)
+    return branch_pattern().match(text, gap.end() if gap else end) is not None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..game import Game
-from ..history import Chat, Message
+from ..history import Chat, Message, Swipe
 from ..history_pages import appended
 from .best import best_walk
 from .cut import cut_swipe, shows_rest
@@ -131,9 +131,9 @@ def _step(
         base = retell(_reconciled_last(best), rest, best.chat, best.reached, others).chat
         return Plan(best.line, False, base, _action(continuing))
     line = next_line_id(key_of(best.line), numbered(key_of(best.line)))
-    base, rest, place = _fork(best, said, continuing)
+    base, rest, place, split = _fork(best, said, continuing)
     others = [chat for name, chat in lines if name != best.line]
-    told = retell(base, rest, best.chat, place, others, answering=not continuing)
+    told = retell(base, rest, best.chat, place, others, answering=not continuing, split=split)
     return Plan(line, True, told.chat, _told_action(told, continuing), forks=best.line)
 
 
@@ -180,7 +180,8 @@ def _reconciled_last(best: Walk) -> Chat:
     if matched.cut:
         message = chat.messages[last_at]
         stored = message.swipes[matched.swipe]
-        cut = cut_swipe(chat.before_last_reply(), stored.text, matched.shown, stored.thrown)
+        before = chat.before_last_reply()
+        cut = cut_swipe(before, stored.text, matched.shown, stored.thrown, joins=stored.joins)
         swipes = (*message.swipes, cut)
         return _with_message(chat, last_at, Message("reply", swipes, len(swipes) - 1))
     if matched.swipe != chat.messages[last_at].selected:
@@ -203,32 +204,41 @@ def _respaced(chat: Chat, replies: Sequence[Matched]) -> Chat:
     return Chat(chat.start, appended(messages[:first], *tail))
 
 
-def _fork(best: Walk, said: Sequence[Said], continuing: bool) -> tuple[Chat, Sequence[Said], int]:
+def _fork(
+    best: Walk, said: Sequence[Said], continuing: bool
+) -> tuple[Chat, Sequence[Said], int, tuple[Swipe, str] | None]:
     """A new line: the line's messages up to where the client departs from it (the first reply
     it shows another way, else the end of the matched part, with the events after it unless
     the reply it ends with is to be continued), that reply as the client shows it, and the
-    conversation left to tell again with the line position it stands for."""
+    conversation left to tell again with the line position it stands for; and when the client
+    shows that reply cut with its rest as the next message, the stored swipe and what it shows
+    of it (the rest is told as that swipe's, `retell`'s `split`)."""
     chat = best.chat
     if best.reworded:  # the window begins with a user message the player edited
-        return Chat(chat.start, chat.messages[: best.begins]), said[best.first :], best.begins
+        fork = Chat(chat.start, chat.messages[: best.begins])
+        return fork, said[best.first :], best.begins, None
     departs = best.departs
     said_after = best.first + best.matched
     if departs is None:
         end = best.end if continuing else best.reached
         fork = Chat(chat.start, chat.messages[:end])
-        return fork, said[said_after:], end
+        return fork, said[said_after:], end, None
     fork = Chat(chat.start, chat.messages[: departs.position])
     message = chat.messages[departs.position]
     index = best.first + _index_in_walk(best, departs.position) + 1
+    shown_cut = None
     if departs.cut:
         stored = message.swipes[departs.swipe]
         split = shows_rest(stored, departs.shown, said[index] if index < len(said) else None)
-        swipe = cut_swipe(fork.game, stored.text, departs.shown, stored.thrown, split=split)
+        swipe = cut_swipe(
+            fork.game, stored.text, departs.shown, stored.thrown, split=split, joins=stored.joins
+        )
         chosen = Message("reply", (*message.swipes, swipe), len(message.swipes))
+        shown_cut = (stored, departs.shown) if split else None
     else:
         chosen = replace(message, selected=departs.swipe)
     fork = Chat(fork.start, (*fork.messages, chosen))
-    return fork, said[index:], departs.position + 1
+    return fork, said[index:], departs.position + 1, shown_cut
 
 
 def _index_in_walk(best: Walk, position: int) -> int:

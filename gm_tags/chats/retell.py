@@ -29,7 +29,7 @@ from ..dice import rest_from
 from ..game import Game
 from ..history import Chat, Message, Swipe
 from ..history_pages import Growing, appended
-from .cut import applied_again, cut_swipe, shows_rest
+from .cut import applied_again, cut_swipe, joins_after, shows_rest
 from .transcript import Said, bare, same
 from .walk import (
     EDIT_KEEPS,
@@ -54,6 +54,7 @@ def retell(
     place: int,
     elsewhere: Sequence[Chat] = (),
     answering: bool = False,
+    split: tuple[Swipe, str] | None = None,
 ) -> Told:
     """`chat` with the messages of `rest` told again; `old` is the line they were told on
     before, `place` the position in it the first of them stands for; `elsewhere`, the other
@@ -61,8 +62,10 @@ def retell(
     reply answers the last message: if that is a user message standing for one of the old
     line's, the reply the old line holds after it is carried along, for the new reply to be
     another swipe of (the client keeps a message's swipes when it edits or deletes before
-    it)."""
-    told = _retold(Chat(chat.start, Growing(chat.messages)), rest, old, place, elsewhere, answering)
+    it). `split`, when `chat` ends with a reply shown cut: the stored swipe and what the client
+    shows of it (its rest may be the first message of `rest`)."""
+    grown = Chat(chat.start, Growing(chat.messages))
+    told = _retold(grown, rest, old, place, elsewhere, answering, split)
     messages = told.chat.messages
     settled = messages.settled() if isinstance(messages, Growing) else messages
     return Told(Chat(chat.start, settled), told.regenerates)
@@ -75,10 +78,10 @@ def _retold(
     place: int,
     elsewhere: Sequence[Chat],
     answering: bool,
+    split: tuple[Swipe, str] | None,
 ) -> Told:
     budget = RETELL_LIMIT
-    # The stored swipe the last message showed cut, and what it showed of it.
-    split: tuple[Swipe, str] | None = None
+    # `split`: the stored swipe the last message showed cut, and what it showed of it.
     for at, one in enumerate(rest):
         if one.role == "user":
             chat = chat.user(one.text)
@@ -114,6 +117,8 @@ def _retold(
                 chat = _added(chat, Swipe(one.text, chat.game, one.text, one.text))
             continue
         following = rest[at + 1] if at + 1 < len(rest) else None
+        if found.cut:
+            found = _showing_rest(found, one.text, following)
         message, budget = _carried(found, one.text, chat.game, budget, following)
         chat = _with(chat, message)
         if found.cut:
@@ -171,9 +176,9 @@ def _carried(
     stored = message.swipes[found.swipe]
     if found.cut and shown is not None:
         split = shows_rest(stored, shown, following)
-        chosen = cut_swipe(game, text, shown, stored.thrown, split=split)
+        chosen = cut_swipe(game, text, shown, stored.thrown, split=split, joins=stored.joins)
     else:
-        chosen = Swipe.of(text, applied_again(game, text, stored.thrown))
+        chosen = Swipe.of(text, applied_again(game, text, stored.thrown), stored.joins)
     if same:  # cut: a new swipe beside the ones stored
         return Message("reply", (*message.swipes, chosen), len(message.swipes)), budget
     swipes: list[Swipe] = []
@@ -184,11 +189,23 @@ def _carried(
             swipes.append(chosen)
         elif budget:
             budget -= 1
-            swipes.append(Swipe.of(swipe.text, applied_again(game, swipe.text, swipe.thrown)))
+            again = applied_again(game, swipe.text, swipe.thrown)
+            swipes.append(Swipe.of(swipe.text, again, swipe.joins))
     if found.cut:
         selected = len(swipes)
         swipes.append(chosen)
     return Message("reply", tuple(swipes), selected), budget
+
+
+def _showing_rest(found: _Found, shown: str, following: Said | None) -> _Found:
+    """`found`, shown cut, as the swipe whose rest the client shows next when one of its
+    message's swipes is (the player swiped back to a GM message sent with an empty box, and
+    another swipe of it was joined onto another swipe of this one)."""
+    swipes = found.message.swipes
+    if shows_rest(swipes[found.swipe], shown, following):
+        return found
+    rest = (at for at, swipe in enumerate(swipes) if shows_rest(swipe, shown, following))
+    return replace(found, swipe=next(rest, found.swipe))
 
 
 def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
@@ -208,9 +225,10 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     thrown = (
         None if stored.thrown is None else rest_from(stored.thrown, len(shown), cut.thrown or ())
     )
+    joins = joins_after(stored.joins, len(shown))
     if narration != told:
-        return cut_swipe(chat.game, remainder, text, thrown)
-    return Swipe.of(remainder, applied_again(chat.game, remainder, thrown))
+        return cut_swipe(chat.game, remainder, text, thrown, joins=joins)
+    return Swipe.of(remainder, applied_again(chat.game, remainder, thrown), joins)
 
 
 def _added(chat: Chat, swipe: Swipe) -> Chat:
