@@ -92,7 +92,8 @@ def _retold(
         split = None
         if rest_of is not None:
             budget -= 1
-            chat = _added(chat, rest_of)
+            chat = _added(chat, rest_of[0])
+            split = rest_of[1]  # what is left of it may be the next message
             continue
         place = _reply_place(old, place)
         found = _stored(old, place, one.text, elsewhere)
@@ -208,12 +209,16 @@ def _showing_rest(found: _Found, shown: str, following: Said | None) -> _Found:
     return replace(found, swipe=next(rest, found.swipe))
 
 
-def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
+def _rest_of(
+    chat: Chat, split: tuple[Swipe, str], text: str
+) -> tuple[Swipe, tuple[Swipe, str] | None] | None:
     """The rest of a stored reply that the last message of `chat` shows cut, when the client
     shows it as a message of its own (`text`): SillyTavern's send with an empty box (the GM
     speaks again) ends the request with the last reply, as a continue with a prefill does, and
     is stored as one. The reply's text after the part shown is applied on, cut where the client
-    cut it: its tags count once, in order, each throwing the faces it threw."""
+    cut it: its tags count once, in order, each throwing the faces it threw. With it, when it
+    is cut too, what is left of the stored reply and what this message shows of it: a reply
+    continued twice may be shown as three messages."""
     stored, before = split
     told, narration = bare(before) + bare(text), bare(stored.narration)
     cut = chat.messages[-1].swipe  # the part the last message showed, as it was cut
@@ -227,8 +232,11 @@ def _rest_of(chat: Chat, split: tuple[Swipe, str], text: str) -> Swipe | None:
     )
     joins = joins_after(stored.joins, len(shown))
     if narration != told:
-        return cut_swipe(chat.game, remainder, text, thrown, joins=joins)
-    return Swipe.of(remainder, applied_again(chat.game, remainder, thrown), joins)
+        # What is left as stored: only its text, faces, joins and narration (white space aside)
+        # are read, by the next message's `_rest_of`.
+        left = Swipe(remainder, chat.game, "", narration[len(bare(before)) :], (), thrown, joins)
+        return cut_swipe(chat.game, remainder, text, thrown, joins=joins), (left, text)
+    return Swipe.of(remainder, applied_again(chat.game, remainder, thrown), joins), None
 
 
 def _added(chat: Chat, swipe: Swipe) -> Chat:

@@ -150,3 +150,26 @@ def test_a_reply_split_further_back_keeps_the_second_messages_tags_and_faces() -
     cut, rest = (m.swipe for m in plan.base.messages[1:3])
     assert (nows(cut.receipts), nows(rest.receipts)) == (nows(one), nows(two))
     assert (cut.thrown, rest.thrown) == (one.thrown, two.thrown)
+
+
+def test_a_reply_continued_twice_shown_as_three_messages_keeps_each_parts_checks() -> None:
+    """Two sends with an empty box: the reply is stored with two continuations joined on, and
+    the client shows three messages; each keeps its own check, with the faces it threw (before,
+    the third was kept as plain text; a reviewer's probe, 20 of 20)."""
+
+    def check(n: int) -> str:
+        return (
+            f'Try {n}. [skill_check: skill="Prowl" dc="1"] [success: Open{n}.] [failure: Jams{n}.] '
+        )
+
+    start = starting_game()
+    chat, first = Chat(start).user("We try.").reply(check(1))
+    turns = [first]
+    for n in (2, 3):
+        chat, more = chat.continue_reply(check(n))
+        turns.append(more)
+    shown = [user("We try."), *(assistant(turn.narration) for turn in turns), user("Then?")]
+    plan = planned(chat, shown, start)
+    parts = [m.swipe for m in plan.base.messages if m.role == "reply"]
+    assert [nows(part.receipts) for part in parts] == [nows(turn) for turn in turns]
+    assert [part.thrown for part in parts] == [turn.thrown for turn in turns]
