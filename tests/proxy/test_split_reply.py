@@ -97,14 +97,16 @@ SILENT_ENDINGS = {
 @pytest.mark.parametrize("known", [True, False], ids=["joins known", "joins not known"])
 @pytest.mark.parametrize("ending", SILENT_ENDINGS)
 def test_a_first_message_ending_with_a_tag_that_shows_nothing_keeps_it(
-    ending: str, known: bool
+    ending: str, known: bool, request: pytest.FixtureRequest
 ) -> None:
     """A tag wrapped in markup, or a check with no branches (the form the system section
     teaches), ends the first message: it stays with it, with its faces (a reviewer's F1). Where
     the join is not known, a refused check's branches show nothing either, but a check with
     branches is taken to show them: it goes with the second message (a gap left)."""
     if ending == "refused check, branches" and not known:
-        pytest.skip("not known where the continuation began: a check with branches moves on")
+        # Run, and expected to fail until the gap is closed: then this mark says so.
+        gap = "not known where the continuation began: a check with branches moves on"
+        request.applymarker(pytest.mark.xfail(strict=True, reason=gap))
     start = starting_game()
     chat, one = Chat(start).user("We try.").reply(SILENT_ENDINGS[ending], seed=3)
     chat, two = chat.continue_reply("The guard turns.", seed=4)
@@ -118,7 +120,7 @@ def test_a_first_message_ending_with_a_tag_that_shows_nothing_keeps_it(
 
 
 def with_joins_not_known(chat: Chat) -> Chat:
-    """`chat` with its last reply's swipes as a store made before schema 9 reads them back."""
+    """`chat` with its last reply's swipes as a store made before schema 10 reads them back."""
     last = chat.messages[-1]
     swipes = tuple(replace(swipe, joins=None) for swipe in last.swipes)
     return Chat(chat.start, (*chat.messages[:-1], replace(last, swipes=swipes)))
