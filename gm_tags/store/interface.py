@@ -21,8 +21,11 @@ class Shown:
 class Found:
     """What one read of the store gives a request to find its chat by: the ids of a key's
     lines (`line_ids`), the replies each digest finds (`find_shown`, by digest; a digest that
-    finds none is not there), and the revision of every chat either names, as that read found
-    them."""
+    finds none is not there), and the revision of every chat either names. Its two statements
+    do not share one snapshot (SQLite runs each on its own, PostgreSQL's read committed gives
+    each its own), so a commit may fall between them: each chat and revision is one that was
+    stored, a hit's revision is taken over a line's, and a step written since is refused when
+    the turn lands."""
 
     line_ids: tuple[str, ...]
     shown: Mapping[str, Sequence[Shown]]
