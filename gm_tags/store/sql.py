@@ -381,9 +381,8 @@ class SqlStore(ABC):
     def found(self, key: str | None, digests: Sequence[str], tenant: str | None = None) -> Found:
         """`line_ids(key)` (none when `key` is None) and `find_shown` of each of `digests`, with
         the revision of every chat they name, in one read: two statements (not one snapshot:
-        `Found` says why that is enough), where a
-        request's lookups took one read each (its latest replies' digests, its key's lines,
-        then each line's revision)."""
+        `Found` says why that is enough), where a request's lookups took one read each (its
+        latest replies' digests, its key's lines, then each line's revision)."""
         lines, hits = [], []
         with self._reading() as db:
             if key is not None:
