@@ -51,18 +51,31 @@ def swipe_rows(
         )
 
 
-# What `thrown_text` stores for a reply that threw none: "" is a row stored before the faces
-# were kept (schema 8 added the column with "" in every row), whose faces are not known.
+# What `thrown_text` stores for a reply that threw none (and `joins_text` for one never
+# continued): "" is a row stored before they were kept (the column added with "" in every
+# row), not known.
 NONE_THROWN = "-"
+
+
+def _numbers_text(numbers: Iterable[int] | None) -> str:
+    """`numbers` joined by commas, `NONE_THROWN` for none, "" when not known (None)."""
+    if numbers is None:
+        return ""
+    return ",".join(map(str, numbers)) or NONE_THROWN
+
+
+def _numbers_read(text: str) -> tuple[int, ...] | None:
+    """The numbers `_numbers_text` stored: None when not known ("")."""
+    if not text:
+        return None
+    return () if text == NONE_THROWN else tuple(int(number) for number in text.split(","))
 
 
 def thrown_text(thrown: Thrown | None) -> str:
     """The faces a reply's dice threw as one run, as schema 8 stores them (and a worker still
     on it reads them): digits joined by commas, `NONE_THROWN` for none, "" when they are not
     known (None)."""
-    if thrown is None:
-        return ""
-    return ",".join(map(str, faces_of(thrown))) or NONE_THROWN
+    return _numbers_text(None if thrown is None else faces_of(thrown))
 
 
 def rolls_text(thrown: Thrown | None) -> str:
@@ -81,9 +94,8 @@ def thrown_faces(thrown: str, rolls: str = "") -> Thrown | None:
     not known (""), else the faces as one run."""
     if rolls:
         return tuple(_throw(roll) for roll in rolls.split(";"))
-    if not thrown:
-        return None
-    return () if thrown == NONE_THROWN else one_run([int(face) for face in thrown.split(",")])
+    faces = _numbers_read(thrown)
+    return None if faces is None else one_run(faces)
 
 
 def _throw(text: str) -> Throw:
@@ -110,17 +122,13 @@ def thrown_read(value: Sequence[Any] | None) -> Thrown | None:
 def joins_text(joins: Iterable[int] | None) -> str:
     """Where a reply's continuations were joined on, as stored: offsets joined by commas,
     `NONE_THROWN` for none (a reply never continued), "" when not known (None)."""
-    if joins is None:
-        return ""
-    return ",".join(map(str, joins)) or NONE_THROWN
+    return _numbers_text(joins)
 
 
 def joins_read(text: str) -> tuple[int, ...] | None:
     """The offsets `joins_text` stored: None when not known ("", stored before they were
     kept)."""
-    if not text:
-        return None
-    return () if text == NONE_THROWN else tuple(int(offset) for offset in text.split(","))
+    return _numbers_read(text)
 
 
 def message_shown_rows(
